@@ -1,0 +1,423 @@
+//! Builds JSON-shaped values from YAML parser events, the way kubectl reads a document:
+//! YAML 1.1 scalars, merge keys applied, aliases expanded within limits, keys turned into
+//! strings like `sigs.k8s.io/yaml` does, duplicate keys refused.
+
+use super::scalar::{float_value, resolve_plain, Resolved};
+use serde_json::{Map, Value};
+use std::collections::{HashMap, HashSet};
+use yaml_rust2::parser::{Event, Parser, Tag};
+use yaml_rust2::scanner::{Marker, TScalarStyle};
+
+/// Deepest nesting of mappings and sequences a document may have.
+pub const MAX_DEPTH: usize = 512;
+/// Nodes that alias expansion may add to one document, beyond this floor, per parsed node.
+const ALIAS_NODES_FLOOR: usize = 10_000;
+const ALIAS_NODES_PER_NODE: usize = 10;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ComposeError {
+    pub message: String,
+    /// 1-based line within the text handed to [`compose`].
+    pub line: usize,
+}
+
+/// One document: its value and the 1-based line where its content starts.
+#[derive(Debug)]
+pub struct Composed {
+    pub value: Value,
+    pub line: usize,
+}
+
+enum Entry {
+    Explicit(String, Value),
+    Merge(Vec<(String, Value)>),
+}
+
+enum Frame {
+    Mapping {
+        anchor: usize,
+        entries: Vec<Entry>,
+        keys: HashSet<String>,
+        pending_key: Option<PendingKey>,
+    },
+    Sequence {
+        anchor: usize,
+        items: Vec<Value>,
+    },
+}
+
+enum PendingKey {
+    Plain(String),
+    Merge,
+}
+
+struct Composer {
+    stack: Vec<Frame>,
+    anchors: HashMap<usize, Value>,
+    parsed_nodes: usize,
+    alias_nodes: usize,
+    documents: Vec<Composed>,
+    doc_line: usize,
+    doc_value: Option<Value>,
+}
+
+fn err(message: impl Into<String>, mark: &Marker) -> ComposeError {
+    ComposeError {
+        message: message.into(),
+        line: mark.line().max(1),
+    }
+}
+
+/// Parses every document in `text` (one chunk of a stream, already split on `---` lines).
+pub fn compose(text: &str) -> Result<Vec<Composed>, ComposeError> {
+    let mut parser = Parser::new_from_str(text);
+    let mut c = Composer {
+        stack: Vec::new(),
+        anchors: HashMap::new(),
+        parsed_nodes: 0,
+        alias_nodes: 0,
+        documents: Vec::new(),
+        doc_line: 1,
+        doc_value: None,
+    };
+    loop {
+        let (event, mark) = parser.next_token().map_err(|e| ComposeError {
+            message: e.info().to_owned(),
+            line: e.marker().line().max(1),
+        })?;
+        match event {
+            Event::StreamEnd => break,
+            Event::StreamStart | Event::Nothing => {}
+            Event::DocumentStart => {
+                c.doc_line = mark.line().max(1);
+                c.anchors.clear();
+                c.parsed_nodes = 0;
+                c.alias_nodes = 0;
+            }
+            Event::DocumentEnd => {
+                if let Some(value) = c.doc_value.take() {
+                    c.documents.push(Composed {
+                        value,
+                        line: c.doc_line,
+                    });
+                }
+            }
+            Event::Scalar(text, style, anchor, tag) => {
+                let value = scalar_value(text, style, tag.as_ref(), &mark)?;
+                c.parsed_nodes += 1;
+                if anchor > 0 {
+                    c.anchors.insert(anchor, value.clone());
+                }
+                c.push_value(value, style == TScalarStyle::Plain && tag.is_none(), &mark)?;
+            }
+            Event::Alias(id) => {
+                let value = c
+                    .anchors
+                    .get(&id)
+                    .cloned()
+                    .ok_or_else(|| err("unknown anchor", &mark))?;
+                c.alias_nodes += count_nodes(&value);
+                let budget = ALIAS_NODES_FLOOR + ALIAS_NODES_PER_NODE * c.parsed_nodes;
+                if c.alias_nodes > budget {
+                    return Err(err(
+                        format!(
+                            "document contains excessive aliasing: aliases expand to more than \
+                             {budget} nodes (a YAML alias bomb?)"
+                        ),
+                        &mark,
+                    ));
+                }
+                c.push_value(value, false, &mark)?;
+            }
+            Event::SequenceStart(anchor, _) => {
+                c.open(
+                    Frame::Sequence {
+                        anchor,
+                        items: Vec::new(),
+                    },
+                    &mark,
+                )?;
+            }
+            Event::MappingStart(anchor, _) => {
+                c.open(
+                    Frame::Mapping {
+                        anchor,
+                        entries: Vec::new(),
+                        keys: HashSet::new(),
+                        pending_key: None,
+                    },
+                    &mark,
+                )?;
+            }
+            Event::SequenceEnd | Event::MappingEnd => {
+                let frame = c.stack.pop().ok_or_else(|| err("unbalanced collection", &mark))?;
+                let (anchor, value) = match frame {
+                    Frame::Sequence { anchor, items } => (anchor, Value::Array(items)),
+                    Frame::Mapping {
+                        anchor, entries, ..
+                    } => (anchor, Value::Object(build_mapping(entries))),
+                };
+                if anchor > 0 {
+                    c.anchors.insert(anchor, value.clone());
+                }
+                c.push_value(value, false, &mark)?;
+            }
+        }
+    }
+    if let Some(value) = c.doc_value.take() {
+        c.documents.push(Composed {
+            value,
+            line: c.doc_line,
+        });
+    }
+    Ok(c.documents)
+}
+
+impl Composer {
+    fn open(&mut self, frame: Frame, mark: &Marker) -> Result<(), ComposeError> {
+        if let Some(Frame::Mapping {
+            pending_key: None, ..
+        }) = self.stack.last()
+        {
+            return Err(err(
+                "a mapping or sequence cannot be a mapping key (kubectl requires string keys)",
+                mark,
+            ));
+        }
+        if self.stack.len() >= MAX_DEPTH {
+            return Err(err(
+                format!("document nests deeper than {MAX_DEPTH} levels"),
+                mark,
+            ));
+        }
+        self.parsed_nodes += 1;
+        self.stack.push(frame);
+        Ok(())
+    }
+
+    fn push_value(&mut self, value: Value, plain: bool, mark: &Marker) -> Result<(), ComposeError> {
+        match self.stack.last_mut() {
+            None => {
+                self.doc_value = Some(value);
+                Ok(())
+            }
+            Some(Frame::Sequence { items, .. }) => {
+                items.push(value);
+                Ok(())
+            }
+            Some(Frame::Mapping {
+                entries,
+                keys,
+                pending_key,
+                ..
+            }) => match pending_key.take() {
+                None => {
+                    if plain && value == Value::String("<<".into()) {
+                        *pending_key = Some(PendingKey::Merge);
+                    } else {
+                        let key = key_string(&value, mark)?;
+                        if !keys.insert(key.clone()) {
+                            return Err(err(format!("duplicate key {key:?}"), mark));
+                        }
+                        *pending_key = Some(PendingKey::Plain(key));
+                    }
+                    Ok(())
+                }
+                Some(PendingKey::Plain(key)) => {
+                    entries.push(Entry::Explicit(key, value));
+                    Ok(())
+                }
+                Some(PendingKey::Merge) => {
+                    entries.push(Entry::Merge(merge_sources(value, mark)?));
+                    Ok(())
+                }
+            },
+        }
+    }
+}
+
+/// Merged keys never override explicit keys (the YAML merge-key spec), and among several
+/// merged mappings the first one listed wins; merged keys take the place of the `<<` key.
+fn build_mapping(entries: Vec<Entry>) -> Map<String, Value> {
+    let explicit: HashSet<String> = entries
+        .iter()
+        .filter_map(|e| match e {
+            Entry::Explicit(k, _) => Some(k.clone()),
+            Entry::Merge(_) => None,
+        })
+        .collect();
+    let mut map = Map::new();
+    for entry in entries {
+        match entry {
+            Entry::Explicit(k, v) => {
+                map.insert(k, v);
+            }
+            Entry::Merge(pairs) => {
+                for (k, v) in pairs {
+                    if !explicit.contains(&k) && !map.contains_key(&k) {
+                        map.insert(k, v);
+                    }
+                }
+            }
+        }
+    }
+    map
+}
+
+fn merge_sources(value: Value, mark: &Marker) -> Result<Vec<(String, Value)>, ComposeError> {
+    let not_mapping =
+        || err("map merge requires a mapping or a sequence of mappings after '<<'", mark);
+    match value {
+        Value::Object(map) => Ok(map.into_iter().collect()),
+        Value::Array(items) => {
+            let mut pairs = Vec::new();
+            for item in items {
+                match item {
+                    Value::Object(map) => pairs.extend(map),
+                    _ => return Err(not_mapping()),
+                }
+            }
+            Ok(pairs)
+        }
+        _ => Err(not_mapping()),
+    }
+}
+
+/// Keys as `sigs.k8s.io/yaml` turns them into JSON object keys.
+fn key_string(value: &Value, mark: &Marker) -> Result<String, ComposeError> {
+    match value {
+        Value::String(s) => Ok(s.clone()),
+        Value::Bool(b) => Ok(b.to_string()),
+        Value::Number(n) => Ok(n.to_string()),
+        Value::Null => Err(err(
+            "a null mapping key is not allowed (kubectl: unsupported map key)",
+            mark,
+        )),
+        _ => Err(err(
+            "a mapping or sequence cannot be a mapping key (kubectl requires string keys)",
+            mark,
+        )),
+    }
+}
+
+fn scalar_value(
+    text: String,
+    style: TScalarStyle,
+    tag: Option<&Tag>,
+    mark: &Marker,
+) -> Result<Value, ComposeError> {
+    let core_tag = tag.and_then(|t| {
+        if t.handle == "tag:yaml.org,2002:" {
+            Some(t.suffix.as_str())
+        } else {
+            None
+        }
+    });
+    match (core_tag, tag) {
+        (Some("str"), _) => return Ok(Value::String(text)),
+        (Some("binary"), _) => return Ok(Value::String(text.split_whitespace().collect())),
+        (None, Some(_)) => return Ok(Value::String(text)),
+        _ => {}
+    }
+    if style != TScalarStyle::Plain && core_tag.is_none() {
+        return Ok(Value::String(text));
+    }
+    let resolved = match core_tag {
+        Some("float") => match text.replace('_', "").parse::<f64>() {
+            Ok(f) => float_value(f),
+            Err(_) => resolve_plain(&text),
+        },
+        _ if text.is_empty() => Resolved::Value(Value::Null),
+        _ => resolve_plain(&text),
+    };
+    match resolved {
+        Resolved::Value(v) => Ok(v),
+        Resolved::NonFinite => Err(err(
+            format!("{text:?} is not a finite number, and JSON cannot carry it; quote it if it is a string"),
+            mark,
+        )),
+        Resolved::IntegerOverflow => Err(err(
+            format!("integer {text} does not fit in 64 bits and would be rounded; quote it if it is a string"),
+            mark,
+        )),
+    }
+}
+
+fn count_nodes(value: &Value) -> usize {
+    let mut count = 0;
+    let mut pending = vec![value];
+    while let Some(v) = pending.pop() {
+        count += 1;
+        match v {
+            Value::Array(items) => pending.extend(items.iter()),
+            Value::Object(map) => pending.extend(map.values()),
+            _ => {}
+        }
+    }
+    count
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn one(text: &str) -> Value {
+        let mut docs = compose(text).expect("parses");
+        assert_eq!(docs.len(), 1);
+        docs.remove(0).value
+    }
+
+    #[test]
+    fn scalars_keys_and_styles() {
+        let v = one("a: yes\nb: 'yes'\nc: 0755\nd: !!str 0755\non: 1\n1: x\ne:\nf: \"\"\n");
+        assert_eq!(
+            v,
+            json!({"a": true, "b": "yes", "c": 493, "d": "0755", "true": 1, "1": "x", "e": null, "f": ""})
+        );
+    }
+
+    #[test]
+    fn merge_keys_and_aliases() {
+        let v = one("base: &b {p: 1, q: 2}\nother:\n  <<: *b\n  q: 3\nlist: [*b]\n");
+        assert_eq!(v["other"], json!({"p": 1, "q": 3}));
+        assert_eq!(v["list"], json!([{"p": 1, "q": 2}]));
+        // go-yaml v2 reads the key `y` as the boolean true, so kubectl sees "true".
+        assert_eq!(one("y: 1\n"), json!({"true": 1}));
+        let v = one("a: &a {k: 1}\nb: &b {k: 2, j: 2}\nc:\n  <<: [*a, *b]\n");
+        assert_eq!(v["c"], json!({"k": 1, "j": 2}));
+    }
+
+    #[test]
+    fn duplicate_keys_are_errors_with_lines() {
+        let e = compose("a: 1\nb: 2\na: 3\n").unwrap_err();
+        assert_eq!(e.line, 3);
+        assert!(e.message.contains("duplicate key \"a\""), "{}", e.message);
+        assert!(compose("yes: 1\ntrue: 2\n").is_err());
+    }
+
+    #[test]
+    fn alias_bombs_and_deep_nesting_are_refused() {
+        let mut bomb = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+        for i in 1..10 {
+            let refs = vec![format!("*a{}", i - 1); 10].join(", ");
+            bomb.push_str(&format!("a{i}: &a{i} [{refs}]\n"));
+        }
+        let e = compose(&bomb).unwrap_err();
+        assert!(e.message.contains("excessive aliasing"), "{}", e.message);
+
+        let deep = "- ".repeat(10_000) + "x\n";
+        let e = compose(&deep).unwrap_err();
+        assert!(e.message.contains("deeper than"), "{}", e.message);
+    }
+
+    #[test]
+    fn non_finite_and_huge_numbers_are_refused() {
+        assert!(compose("a: .inf\n").unwrap_err().message.contains("finite"));
+        assert!(compose("a: 123456789012345678901234\n")
+            .unwrap_err()
+            .message
+            .contains("64 bits"));
+        assert_eq!(one("a: '.inf'\n"), json!({"a": ".inf"}));
+    }
+}

@@ -1,0 +1,188 @@
+//! JSON input: a stream of objects, decoded with kubectl's strictness (duplicate keys refused,
+//! integers never rounded, nesting bounded).
+
+use super::compose::MAX_DEPTH;
+use serde::de::{DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Number, Value};
+use std::fmt;
+
+#[derive(Debug)]
+pub struct JsonError {
+    pub message: String,
+    pub line: usize,
+}
+
+/// Decodes every JSON value in `text`, each with the 1-based line it starts on.
+pub fn decode_json_stream(text: &str) -> Result<Vec<(Value, usize)>, JsonError> {
+    scan(text)?;
+    let mut de = serde_json::Deserializer::from_str(text);
+    de.disable_recursion_limit();
+    let mut stream = de.into_iter::<StrictDocument>();
+    let mut out = Vec::new();
+    loop {
+        let offset = stream.byte_offset();
+        let rest = &text[offset..];
+        let start = offset + (rest.len() - rest.trim_start().len());
+        match stream.next() {
+            None => break,
+            Some(Ok(StrictDocument(value))) => out.push((value, line_of(text, start))),
+            Some(Err(e)) => {
+                return Err(JsonError {
+                    message: e.to_string(),
+                    line: e.line(),
+                })
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// One stream element decoded by [`StrictVisitor`].
+struct StrictDocument(Value);
+
+impl<'de> serde::Deserialize<'de> for StrictDocument {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        StrictValue.deserialize(d).map(StrictDocument)
+    }
+}
+
+fn line_of(text: &str, offset: usize) -> usize {
+    text.as_bytes()[..offset].iter().filter(|&&b| b == b'\n').count() + 1
+}
+
+/// Checks nesting depth and integer size before serde_json sees the text, so a hostile
+/// document cannot overflow the stack and a large integer is refused instead of rounded.
+fn scan(text: &str) -> Result<(), JsonError> {
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    let mut line = 1;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\n' => line += 1,
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    if bytes[i] == b'\\' {
+                        i += 1;
+                    } else if bytes[i] == b'\n' {
+                        line += 1;
+                    }
+                    i += 1;
+                }
+            }
+            b'{' | b'[' => {
+                depth += 1;
+                if depth > MAX_DEPTH {
+                    return Err(JsonError {
+                        message: format!("document nests deeper than {MAX_DEPTH} levels"),
+                        line,
+                    });
+                }
+            }
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            b'-' | b'0'..=b'9' => {
+                let start = i;
+                while i + 1 < bytes.len()
+                    && matches!(bytes[i + 1], b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-')
+                {
+                    i += 1;
+                }
+                let token = &text[start..=i];
+                let integral = !token.contains(['.', 'e', 'E']);
+                if integral && token.parse::<i64>().is_err() && token.parse::<u64>().is_err() {
+                    return Err(JsonError {
+                        message: format!(
+                            "integer {token} does not fit in 64 bits and would be rounded; quote it if it is a string"
+                        ),
+                        line,
+                    });
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
+/// A `serde_json::Value` that refuses duplicate object keys.
+struct StrictValue;
+
+impl<'de> DeserializeSeed<'de> for StrictValue {
+    type Value = Value;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(StrictVisitor)
+    }
+}
+
+struct StrictVisitor;
+
+impl<'de> Visitor<'de> for StrictVisitor {
+    type Value = Value;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::Number(v.into()))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::Number(v.into()))
+    }
+    fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Value, E> {
+        Number::from_f64(v)
+            .map(Value::Number)
+            .ok_or_else(|| E::custom("number is not finite"))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(v) = seq.next_element_seed(StrictValue)? {
+            items.push(v);
+        }
+        Ok(Value::Array(items))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
+        let mut map = Map::new();
+        while let Some(key) = access.next_key::<String>()? {
+            if map.contains_key(&key) {
+                return Err(A::Error::custom(format!("duplicate key {key:?}")));
+            }
+            let value = access.next_value_seed(StrictValue)?;
+            map.insert(key, value);
+        }
+        Ok(Value::Object(map))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn decodes_concatenated_objects_with_lines() {
+        let docs = decode_json_stream("{\"a\": 1}\n{\n \"b\": [true, 1.5]}\n").unwrap();
+        assert_eq!(docs, vec![(json!({"a": 1}), 1), (json!({"b": [true, 1.5]}), 2)]);
+    }
+
+    #[test]
+    fn refuses_duplicates_big_integers_and_depth() {
+        assert!(decode_json_stream("{\"a\": 1, \"a\": 2}").unwrap_err().message.contains("duplicate"));
+        let e = decode_json_stream("{\n\"a\": 123456789012345678901234}").unwrap_err();
+        assert_eq!(e.line, 2);
+        let deep = "[".repeat(10_000) + &"]".repeat(10_000);
+        assert!(decode_json_stream(&format!("{{\"a\": {deep}}}")).unwrap_err().message.contains("deeper"));
+    }
+}

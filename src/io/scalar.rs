@@ -1,0 +1,291 @@
+//! Plain-scalar resolution the way kubectl reads YAML (go-yaml v2, YAML 1.1), and the
+//! inverse question the emitter asks: would any YAML 1.1 or 1.2 reader take this string
+//! for something else?
+
+use regex::{Regex, RegexSet};
+use serde_json::{Number, Value};
+use std::sync::OnceLock;
+
+/// What a plain scalar means to kubectl, or why it cannot be carried in JSON.
+#[derive(Debug, PartialEq)]
+pub enum Resolved {
+    Value(Value),
+    /// `.inf`, `.nan` and friends: YAML floats JSON cannot hold.
+    NonFinite,
+    /// An integer outside the 64-bit range kubectl can carry exactly.
+    IntegerOverflow,
+}
+
+const TRUE_FORMS: &[&str] = &[
+    "y", "Y", "yes", "Yes", "YES", "on", "On", "ON", "true", "True", "TRUE",
+];
+const FALSE_FORMS: &[&str] = &[
+    "n", "N", "no", "No", "NO", "off", "Off", "OFF", "false", "False", "FALSE",
+];
+const NULL_FORMS: &[&str] = &["", "~", "null", "Null", "NULL"];
+const NON_FINITE_FORMS: &[&str] = &[
+    ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF", ".nan",
+    ".NaN", ".NAN",
+];
+
+fn go_yaml_float() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(r"^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$").expect("static regex")
+    })
+}
+
+/// Resolves an untagged plain scalar exactly as go-yaml v2 `resolve()` does, then as
+/// `sigs.k8s.io/yaml` hands it to the API server (integral floats become integers, the way
+/// a float64 round-trips through JSON into an unstructured object).
+pub fn resolve_plain(text: &str) -> Resolved {
+    if TRUE_FORMS.contains(&text) {
+        return Resolved::Value(Value::Bool(true));
+    }
+    if FALSE_FORMS.contains(&text) {
+        return Resolved::Value(Value::Bool(false));
+    }
+    if NULL_FORMS.contains(&text) {
+        return Resolved::Value(Value::Null);
+    }
+    if NON_FINITE_FORMS.contains(&text) {
+        return Resolved::NonFinite;
+    }
+    let first = text.as_bytes()[0];
+    match first {
+        b'.' => match text.parse::<f64>() {
+            Ok(f) if go_yaml_float().is_match(text) => float_value(f),
+            _ => string(text),
+        },
+        b'0'..=b'9' | b'+' | b'-' => resolve_numeric(text),
+        _ => string(text),
+    }
+}
+
+fn string(text: &str) -> Resolved {
+    Resolved::Value(Value::String(text.to_owned()))
+}
+
+fn resolve_numeric(text: &str) -> Resolved {
+    let plain: String = text.chars().filter(|&c| c != '_').collect();
+    match parse_go_int(&plain) {
+        GoInt::Value(v) => return Resolved::Value(v),
+        GoInt::Overflow => return Resolved::IntegerOverflow,
+        GoInt::NotInt => {}
+    }
+    if go_yaml_float().is_match(&plain) {
+        if let Ok(f) = plain.parse::<f64>() {
+            return float_value(f);
+        }
+    }
+    // go-yaml v2 also reads `0b…`/`-0b…` explicitly; Go's base-0 ParseInt already covered it.
+    string(text)
+}
+
+enum GoInt {
+    Value(Value),
+    Overflow,
+    NotInt,
+}
+
+/// Go's `strconv.ParseInt(s, 0, 64)` then `ParseUint(s, 0, 64)`: sign, then `0x`, `0o`, `0b`
+/// or a leading `0` (octal) prefix.
+fn parse_go_int(s: &str) -> GoInt {
+    let (negative, body) = match s.as_bytes().first() {
+        Some(b'-') => (true, &s[1..]),
+        Some(b'+') => (false, &s[1..]),
+        _ => (false, s),
+    };
+    let (radix, digits) = if let Some(rest) = strip_prefix_ci(body, "0x") {
+        (16, rest)
+    } else if let Some(rest) = strip_prefix_ci(body, "0o") {
+        (8, rest)
+    } else if let Some(rest) = strip_prefix_ci(body, "0b") {
+        (2, rest)
+    } else if body.len() > 1 && body.starts_with('0') {
+        (8, &body[1..])
+    } else {
+        (10, body)
+    };
+    if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
+        return GoInt::NotInt;
+    }
+    match u128::from_str_radix(digits, radix) {
+        Ok(magnitude) => {
+            if negative {
+                if magnitude <= i64::MAX as u128 + 1 {
+                    GoInt::Value(Value::Number(Number::from((magnitude as i128).wrapping_neg() as i64)))
+                } else {
+                    GoInt::Overflow
+                }
+            } else if magnitude <= i64::MAX as u128 {
+                GoInt::Value(Value::Number(Number::from(magnitude as i64)))
+            } else if magnitude <= u64::MAX as u128 {
+                GoInt::Value(Value::Number(Number::from(magnitude as u64)))
+            } else {
+                GoInt::Overflow
+            }
+        }
+        Err(_) => GoInt::Overflow,
+    }
+}
+
+fn strip_prefix_ci<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
+    if s.len() >= prefix.len() && s[..prefix.len()].eq_ignore_ascii_case(prefix) {
+        Some(&s[prefix.len()..])
+    } else {
+        None
+    }
+}
+
+/// A finite float as kubectl forwards it: integral values within the int64 range become
+/// integers (Go's `json.Marshal(float64(1))` is `1`, which the API server reads as int64).
+pub fn float_value(f: f64) -> Resolved {
+    if !f.is_finite() {
+        return Resolved::NonFinite;
+    }
+    if f.fract() == 0.0 && (-9.223_372_036_854_775_808e18..9.223_372_036_854_775_808e18).contains(&f) {
+        return Resolved::Value(Value::Number(Number::from(f as i64)));
+    }
+    match Number::from_f64(f) {
+        Some(n) => Resolved::Value(Value::Number(n)),
+        None => Resolved::NonFinite,
+    }
+}
+
+/// Patterns for strings that some YAML reader (go-yaml v2/v3, PyYAML, the YAML 1.1 and 1.2
+/// specs) would resolve to a non-string when written plain.
+fn ambiguous_patterns() -> &'static RegexSet {
+    static SET: OnceLock<RegexSet> = OnceLock::new();
+    SET.get_or_init(|| {
+        RegexSet::new([
+            // booleans (YAML 1.1 and 1.2)
+            r"^(y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$",
+            // null
+            r"^(~|null|Null|NULL)$",
+            // YAML 1.1 ints: binary, octal, decimal, hex, sexagesimal (with underscores)
+            r"^[-+]?0b[0-1_]+$",
+            r"^[-+]?0[0-7_]+$",
+            r"^[-+]?(0|[1-9][0-9_]*)$",
+            r"^[-+]?0x[0-9a-fA-F_]+$",
+            r"^[-+]?[1-9][0-9_]*(:[0-5]?[0-9])+$",
+            // YAML 1.2 / Go base-0 forms
+            r"^[-+]?0[oO][0-7_]+$",
+            r"^[-+]?0[xXbB][0-9a-fA-F_]+$",
+            r"^[-+]?[0-9][0-9_]*$",
+            // floats: YAML 1.1 (dot required), 1.2 core, go-yaml's regex, sexagesimal
+            r"^[-+]?([0-9][0-9_]*)?\.[0-9_]*([eE][-+]?[0-9]+)?$",
+            r"^[-+]?(\.[0-9]+|[0-9][0-9_]*(\.[0-9_]*)?)([eE][-+]?[0-9]+)?$",
+            r"^[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+\.[0-9_]*$",
+            r"^[-+]?\.(inf|Inf|INF)$",
+            r"^\.(nan|NaN|NAN)$",
+            // timestamps (YAML 1.1)
+            r"^[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?",
+            // merge and value keys (YAML 1.1)
+            r"^(<<|=)$",
+        ])
+        .expect("static regex set")
+    })
+}
+
+/// True when `s` cannot be written as a plain scalar without changing its meaning for some
+/// reader, or without breaking YAML syntax.
+pub fn needs_quotes(s: &str) -> bool {
+    let Some(first) = s.chars().next() else {
+        return true;
+    };
+    let last = s.chars().last().unwrap_or(first);
+    if "-?:,[]{}#&*!|>'\"%@`".contains(first) {
+        // `-x`, `:x`, `?x` are legal plain scalars, but numbers like `-1` are caught below and
+        // being strict here costs nothing.
+        return true;
+    }
+    if first.is_whitespace() || last.is_whitespace() || last == ':' {
+        return true;
+    }
+    if s.contains(": ") || s.contains(" #") || s.contains(":\t") || s.contains("\t#") {
+        return true;
+    }
+    if s.chars().any(|c| c.is_control() || c == '\u{feff}' || c == '\u{85}' || c == '\u{2028}' || c == '\u{2029}') {
+        return true;
+    }
+    ambiguous_patterns().is_match(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn v(text: &str) -> Value {
+        match resolve_plain(text) {
+            Resolved::Value(v) => v,
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn yaml_1_1_booleans_and_nulls() {
+        for t in ["yes", "Yes", "on", "ON", "y", "True"] {
+            assert_eq!(v(t), json!(true), "{t}");
+        }
+        for t in ["no", "off", "n", "N", "FALSE"] {
+            assert_eq!(v(t), json!(false), "{t}");
+        }
+        for t in ["", "~", "null", "NULL"] {
+            assert_eq!(v(t), Value::Null, "{t}");
+        }
+        assert_eq!(v("yES"), json!("yES"));
+    }
+
+    #[test]
+    fn go_base_zero_integers() {
+        assert_eq!(v("0755"), json!(493));
+        assert_eq!(v("1_000"), json!(1000));
+        assert_eq!(v("0x1F"), json!(31));
+        assert_eq!(v("0o17"), json!(15));
+        assert_eq!(v("0b101"), json!(5));
+        assert_eq!(v("-0x10"), json!(-16));
+        assert_eq!(v("+7"), json!(7));
+        assert_eq!(v("-9223372036854775808"), json!(i64::MIN));
+        assert_eq!(v("18446744073709551615"), json!(u64::MAX));
+        assert_eq!(resolve_plain("18446744073709551616"), Resolved::IntegerOverflow);
+        assert_eq!(resolve_plain("-9223372036854775809"), Resolved::IntegerOverflow);
+    }
+
+    #[test]
+    fn floats_and_go_yaml_oddities() {
+        assert_eq!(v("1e3"), json!(1000));
+        assert_eq!(v("1.5"), json!(1.5));
+        assert_eq!(v(".5"), json!(0.5));
+        assert_eq!(v("5."), json!(5));
+        assert_eq!(v("1.0"), json!(1));
+        assert_eq!(v("08"), json!(8)); // invalid octal, valid go-yaml float
+        assert_eq!(v("12:30"), json!("12:30")); // go-yaml v2 has no sexagesimal
+        assert_eq!(v("2001-12-14"), json!("2001-12-14"));
+        assert_eq!(v("1e"), json!("1e"));
+        assert_eq!(v("-"), json!("-"));
+        assert_eq!(v("1.2.3"), json!("1.2.3"));
+        assert_eq!(resolve_plain(".inf"), Resolved::NonFinite);
+        assert_eq!(resolve_plain("-.INF"), Resolved::NonFinite);
+        assert_eq!(resolve_plain(".NaN"), Resolved::NonFinite);
+    }
+
+    #[test]
+    fn strings_that_must_be_quoted() {
+        for s in [
+            "yes", "on", "y", "0755", "1_000", "12:30", "null", "1e3", "", "~", "0x1F", "0o17",
+            ".inf", "2001-12-14", "<<", "=", "-1", "+1", ".5", "1.", "true", "a: b", "#x",
+            " lead", "trail ", "x:", "- item", "*alias", "&anchor", "!tag", "{", "[", "@x",
+            "`x", "a #b", "line\nbreak", "tab\there", "685230", "1:20:30.5",
+        ] {
+            assert!(needs_quotes(s), "{s:?} must be quoted");
+        }
+        for s in [
+            "web", "nginx:1.25", "1.2.3", "a-b", "http://x/y", "yES", "100m", "1Gi", "v1",
+            "app.kubernetes.io/name", "a b", "x#y", "ReadWriteOnce",
+        ] {
+            assert!(!needs_quotes(s), "{s:?} may stay plain");
+        }
+    }
+}

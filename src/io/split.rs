@@ -1,0 +1,69 @@
+//! Splits a YAML stream into documents on `---` lines, with kubectl's rules
+//! (apimachinery `YAMLReader`): a line starting with `---` separates documents, and only
+//! spaces or a `#` comment may follow it.
+
+#[derive(Debug, PartialEq)]
+pub struct Chunk<'a> {
+    pub text: &'a str,
+    /// 1-based line of the chunk's first line in the whole stream.
+    pub first_line: usize,
+}
+
+#[derive(Debug, PartialEq)]
+pub struct SplitError {
+    pub message: String,
+    pub line: usize,
+}
+
+pub fn split_documents(stream: &str) -> Result<Vec<Chunk<'_>>, SplitError> {
+    let mut chunks = Vec::new();
+    let mut start = 0;
+    let mut start_line = 1;
+    let mut offset = 0;
+    for (index, line) in stream.split_inclusive('\n').enumerate() {
+        if let Some(rest) = line.strip_prefix("---") {
+            let trimmed = rest.trim();
+            if !trimmed.is_empty() && !trimmed.starts_with('#') {
+                return Err(SplitError {
+                    message: format!("invalid YAML document separator: {trimmed}"),
+                    line: index + 1,
+                });
+            }
+            push_chunk(&mut chunks, &stream[start..offset], start_line);
+            start = offset + line.len();
+            start_line = index + 2;
+        }
+        offset += line.len();
+    }
+    push_chunk(&mut chunks, &stream[start..], start_line);
+    Ok(chunks)
+}
+
+fn push_chunk<'a>(chunks: &mut Vec<Chunk<'a>>, text: &'a str, first_line: usize) {
+    let has_content = text.lines().any(|l| {
+        let t = l.trim();
+        !t.is_empty() && !t.starts_with('#')
+    });
+    if has_content {
+        chunks.push(Chunk { text, first_line });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_on_separator_lines_only() {
+        let chunks = split_documents("a: 1\n--- # c\nb: |\n  ---\n---\n\n---\nc: 3").unwrap();
+        let texts: Vec<_> = chunks.iter().map(|c| (c.text, c.first_line)).collect();
+        assert_eq!(texts, vec![("a: 1\n", 1), ("b: |\n  ---\n", 3), ("c: 3", 8)]);
+    }
+
+    #[test]
+    fn refuses_content_after_separator() {
+        let e = split_documents("a: 1\n--- b: 2\n").unwrap_err();
+        assert_eq!(e.line, 2);
+        assert!(e.message.contains("b: 2"));
+    }
+}

@@ -1,0 +1,6 @@
+mod diagnostic;
+mod io;
+mod resource;
+mod scope;
+
+fn main() {}
