@@ -39,12 +39,12 @@ pub struct Diagnostic {
     pub severity: Severity,
     pub category: Category,
     pub message: String,
-    pub resource: Option<Identity>,
+    pub resource: Option<Box<Identity>>,
     /// Dotted field path inside the resource (`spec.template.spec.containers[0].image`).
     pub field: Option<String>,
     /// The rule responsible, as users name it (`ModRule team-a/no-root`, `Assign always-pull`).
     pub rule: Option<String>,
-    pub origin: Option<Origin>,
+    pub origin: Option<Box<Origin>>,
 }
 
 impl Diagnostic {
@@ -77,7 +77,7 @@ impl Diagnostic {
     }
 
     pub fn with_resource(mut self, id: &Identity) -> Diagnostic {
-        self.resource = Some(id.clone());
+        self.resource = Some(Box::new(id.clone()));
         self
     }
 
@@ -92,15 +92,21 @@ impl Diagnostic {
     }
 
     pub fn with_origin(mut self, origin: &Origin) -> Diagnostic {
-        self.origin = Some(origin.clone());
+        self.origin = Some(Box::new(origin.clone()));
         self
     }
 
     /// A KRM function `results` entry (functions spec v1: `field` is an object).
     pub fn to_krm_result(&self) -> Value {
         let mut result = Map::new();
-        result.insert("message".into(), Value::String(self.describe_without_resource()));
-        result.insert("severity".into(), Value::String(self.severity.as_str().into()));
+        result.insert(
+            "message".into(),
+            Value::String(self.describe_without_resource()),
+        );
+        result.insert(
+            "severity".into(),
+            Value::String(self.severity.as_str().into()),
+        );
         if let Some(id) = &self.resource {
             let mut reference = Map::new();
             reference.insert("apiVersion".into(), Value::String(id.api_version()));
@@ -228,6 +234,9 @@ mod tests {
         assert_eq!(exit_code(&[]), 0);
         assert_eq!(exit_code(&[Diagnostic::warning("w")]), 0);
         assert_eq!(exit_code(&[Diagnostic::rejected("r")]), 1);
-        assert_eq!(exit_code(&[Diagnostic::rejected("r"), Diagnostic::input("i")]), 2);
+        assert_eq!(
+            exit_code(&[Diagnostic::rejected("r"), Diagnostic::input("i")]),
+            2
+        );
     }
 }

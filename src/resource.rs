@@ -16,7 +16,10 @@ pub struct Origin {
 
 impl fmt::Display for Origin {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}, document {}, line {}", self.source, self.index + 1, self.line)?;
+        write!(f, "{}, document {}", self.source, self.index + 1)?;
+        if self.line > 0 {
+            write!(f, ", line {}", self.line)?;
+        }
         if let Some(item) = self.list_item {
             write!(f, ", list item {item}")?;
         }
@@ -40,14 +43,20 @@ impl Identity {
     /// Reads apiVersion, kind and metadata.name/generateName, or says what is missing.
     pub fn of(value: &Value) -> Result<Identity, String> {
         let Value::Object(map) = value else {
-            return Err(format!("a resource must be a mapping, not {}", type_name(value)));
+            return Err(format!(
+                "a resource must be a mapping, not {}",
+                type_name(value)
+            ));
         };
         let api_version = required_string(map, "apiVersion")?;
         let kind = required_string(map, "kind")?;
         let metadata = match map.get("metadata") {
             Some(Value::Object(m)) => m,
             Some(other) => {
-                return Err(format!("metadata must be a mapping, not {}", type_name(other)))
+                return Err(format!(
+                    "metadata must be a mapping, not {}",
+                    type_name(other)
+                ))
             }
             None => return Err("resource has no metadata (metadata.name is required)".into()),
         };
@@ -55,7 +64,10 @@ impl Identity {
             (Some(Value::String(n)), _) if !n.is_empty() => (n.clone(), false),
             (_, Some(Value::String(g))) if !g.is_empty() => (g.clone(), true),
             (Some(other), _) if !other.is_string() => {
-                return Err(format!("metadata.name must be a string, not {}", type_name(other)))
+                return Err(format!(
+                    "metadata.name must be a string, not {}",
+                    type_name(other)
+                ))
             }
             _ => return Err("resource has no metadata.name (or metadata.generateName)".into()),
         };
@@ -63,7 +75,10 @@ impl Identity {
             Some(Value::String(ns)) if !ns.is_empty() => Some(ns.clone()),
             None | Some(Value::Null) | Some(Value::String(_)) => None,
             Some(other) => {
-                return Err(format!("metadata.namespace must be a string, not {}", type_name(other)))
+                return Err(format!(
+                    "metadata.namespace must be a string, not {}",
+                    type_name(other)
+                ))
             }
         };
         let (group, version) = split_api_version(&api_version);
@@ -114,7 +129,10 @@ fn required_string(map: &Map<String, Value>, field: &str) -> Result<String, Stri
         Some(Value::String(_)) | None | Some(Value::Null) => {
             Err(format!("resource has no {field}"))
         }
-        Some(other) => Err(format!("{field} must be a string, not {}", type_name(other))),
+        Some(other) => Err(format!(
+            "{field} must be a string, not {}",
+            type_name(other)
+        )),
     }
 }
 
@@ -154,7 +172,11 @@ impl Resource {
 
     /// Sets an annotation, creating `metadata.annotations` when needed.
     pub fn set_annotation(&mut self, key: &str, value: String) {
-        let Some(metadata) = self.value.get_mut("metadata").and_then(Value::as_object_mut) else {
+        let Some(metadata) = self
+            .value
+            .get_mut("metadata")
+            .and_then(Value::as_object_mut)
+        else {
             return;
         };
         let annotations = metadata
@@ -203,7 +225,8 @@ mod tests {
     fn identity_names_what_is_missing() {
         let e = Identity::of(&json!({"kind": "Pod", "metadata": {"name": "x"}})).unwrap_err();
         assert!(e.contains("apiVersion"), "{e}");
-        let e = Identity::of(&json!({"apiVersion": "v1", "kind": "Pod", "metadata": {}})).unwrap_err();
+        let e =
+            Identity::of(&json!({"apiVersion": "v1", "kind": "Pod", "metadata": {}})).unwrap_err();
         assert!(e.contains("metadata.name"), "{e}");
         assert!(Identity::of(&json!([1])).unwrap_err().contains("mapping"));
     }

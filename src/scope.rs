@@ -16,12 +16,24 @@ const CLUSTER_SCOPED: &[(&str, &str)] = &[
     ("", "Node"),
     ("", "PersistentVolume"),
     ("", "ComponentStatus"),
-    ("admissionregistration.k8s.io", "MutatingWebhookConfiguration"),
-    ("admissionregistration.k8s.io", "ValidatingWebhookConfiguration"),
+    (
+        "admissionregistration.k8s.io",
+        "MutatingWebhookConfiguration",
+    ),
+    (
+        "admissionregistration.k8s.io",
+        "ValidatingWebhookConfiguration",
+    ),
     ("admissionregistration.k8s.io", "ValidatingAdmissionPolicy"),
-    ("admissionregistration.k8s.io", "ValidatingAdmissionPolicyBinding"),
+    (
+        "admissionregistration.k8s.io",
+        "ValidatingAdmissionPolicyBinding",
+    ),
     ("admissionregistration.k8s.io", "MutatingAdmissionPolicy"),
-    ("admissionregistration.k8s.io", "MutatingAdmissionPolicyBinding"),
+    (
+        "admissionregistration.k8s.io",
+        "MutatingAdmissionPolicyBinding",
+    ),
     ("apiextensions.k8s.io", "CustomResourceDefinition"),
     ("apiregistration.k8s.io", "APIService"),
     ("authentication.k8s.io", "TokenReview"),
@@ -67,14 +79,18 @@ pub struct ScopeTable {
 
 impl ScopeTable {
     pub fn add_custom(&mut self, group: &str, kind: &str, scope: Scope) {
-        self.custom.insert((group.to_owned(), kind.to_owned()), scope);
+        self.custom
+            .insert((group.to_owned(), kind.to_owned()), scope);
     }
 
     pub fn scope_of(&self, group: &str, kind: &str) -> Scope {
         if let Some(scope) = self.custom.get(&(group.to_owned(), kind.to_owned())) {
             return *scope;
         }
-        if CLUSTER_SCOPED.iter().any(|(g, k)| *g == group && *k == kind) {
+        if CLUSTER_SCOPED
+            .iter()
+            .any(|(g, k)| *g == group && *k == kind)
+        {
             Scope::Cluster
         } else {
             Scope::Namespaced

@@ -150,7 +150,10 @@ pub fn compose(text: &str) -> Result<Vec<Composed>, ComposeError> {
                 )?;
             }
             Event::SequenceEnd | Event::MappingEnd => {
-                let frame = c.stack.pop().ok_or_else(|| err("unbalanced collection", &mark))?;
+                let frame = c
+                    .stack
+                    .pop()
+                    .ok_or_else(|| err("unbalanced collection", &mark))?;
                 let (anchor, value) = match frame {
                     Frame::Sequence { anchor, items } => (anchor, Value::Array(items)),
                     Frame::Mapping {
@@ -265,8 +268,12 @@ fn build_mapping(entries: Vec<Entry>) -> Map<String, Value> {
 }
 
 fn merge_sources(value: Value, mark: &Marker) -> Result<Vec<(String, Value)>, ComposeError> {
-    let not_mapping =
-        || err("map merge requires a mapping or a sequence of mappings after '<<'", mark);
+    let not_mapping = || {
+        err(
+            "map merge requires a mapping or a sequence of mappings after '<<'",
+            mark,
+        )
+    };
     match value {
         Value::Object(map) => Ok(map.into_iter().collect()),
         Value::Array(items) => {

@@ -26,7 +26,11 @@ pub fn decode_stream(
     let text = match std::str::from_utf8(input) {
         Ok(t) => t,
         Err(e) => {
-            let line = input[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() + 1;
+            let line = input[..e.valid_up_to()]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count()
+                + 1;
             return vec![input_error(source, 0, line, "input is not valid UTF-8")];
         }
     };
@@ -131,7 +135,10 @@ mod tests {
     fn skips_empty_and_null_documents_and_keeps_lines() {
         let (docs, problems) = decode("---\n# only a comment\n---\n~\n---\na: 1\n---\n\nb: 2\n");
         assert!(problems.is_empty(), "{problems:?}");
-        let got: Vec<_> = docs.iter().map(|d| (d.value.clone(), d.origin.line)).collect();
+        let got: Vec<_> = docs
+            .iter()
+            .map(|d| (d.value.clone(), d.origin.line))
+            .collect();
         assert_eq!(got, vec![(json!({"a": 1}), 6), (json!({"b": 2}), 9)]);
     }
 

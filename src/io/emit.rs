@@ -18,6 +18,11 @@ pub fn write_document(out: &mut String, value: &Value) {
     }
 }
 
+/// Appends `value` as one item of a top-level block sequence (`- ...`).
+pub fn write_sequence_item(out: &mut String, value: &Value) {
+    write_sequence(out, std::slice::from_ref(value), 0);
+}
+
 fn indent(out: &mut String, n: usize) {
     out.extend(std::iter::repeat_n(' ', n));
 }
@@ -117,8 +122,11 @@ fn write_string(out: &mut String, s: &str, level: usize, is_key: bool) {
 /// Multi-line text that a literal block scalar reproduces exactly.
 fn literal_block_safe(s: &str) -> bool {
     s.contains('\n')
-        && !s.chars().any(|c| (c.is_control() && c != '\n' && c != '\t') || is_special_break(c))
-        && s.split('\n').all(|line| line.is_empty() || !line.trim_matches(' ').is_empty())
+        && !s
+            .chars()
+            .any(|c| (c.is_control() && c != '\n' && c != '\t') || is_special_break(c))
+        && s.split('\n')
+            .all(|line| line.is_empty() || !line.trim_matches(' ').is_empty())
         && !s.starts_with('\t')
         && !s.split('\n').any(|line| line.starts_with('\t'))
 }
@@ -210,6 +218,9 @@ mod tests {
 
     #[test]
     fn floats_keep_a_fraction_and_signed_exponent() {
-        assert_eq!(yaml(json!([1.5, 1e30, 1e-7, 2.0])), "- 1.5\n- 1.0e+30\n- 1.0e-7\n- 2.0\n");
+        assert_eq!(
+            yaml(json!([1.5, 1e30, 1e-7, 2.0])),
+            "- 1.5\n- 1.0e+30\n- 1.0e-7\n- 2.0\n"
+        );
     }
 }

@@ -47,7 +47,11 @@ impl<'de> serde::Deserialize<'de> for StrictDocument {
 }
 
 fn line_of(text: &str, offset: usize) -> usize {
-    text.as_bytes()[..offset].iter().filter(|&&b| b == b'\n').count() + 1
+    text.as_bytes()[..offset]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
 }
 
 /// Checks nesting depth and integer size before serde_json sees the text, so a hostile
@@ -174,15 +178,24 @@ mod tests {
     #[test]
     fn decodes_concatenated_objects_with_lines() {
         let docs = decode_json_stream("{\"a\": 1}\n{\n \"b\": [true, 1.5]}\n").unwrap();
-        assert_eq!(docs, vec![(json!({"a": 1}), 1), (json!({"b": [true, 1.5]}), 2)]);
+        assert_eq!(
+            docs,
+            vec![(json!({"a": 1}), 1), (json!({"b": [true, 1.5]}), 2)]
+        );
     }
 
     #[test]
     fn refuses_duplicates_big_integers_and_depth() {
-        assert!(decode_json_stream("{\"a\": 1, \"a\": 2}").unwrap_err().message.contains("duplicate"));
+        assert!(decode_json_stream("{\"a\": 1, \"a\": 2}")
+            .unwrap_err()
+            .message
+            .contains("duplicate"));
         let e = decode_json_stream("{\n\"a\": 123456789012345678901234}").unwrap_err();
         assert_eq!(e.line, 2);
         let deep = "[".repeat(10_000) + &"]".repeat(10_000);
-        assert!(decode_json_stream(&format!("{{\"a\": {deep}}}")).unwrap_err().message.contains("deeper"));
+        assert!(decode_json_stream(&format!("{{\"a\": {deep}}}"))
+            .unwrap_err()
+            .message
+            .contains("deeper"));
     }
 }

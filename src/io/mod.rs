@@ -3,6 +3,9 @@
 pub mod compose;
 pub mod decode;
 pub mod emit;
+pub mod encode;
 pub mod json;
+pub mod lists;
+pub mod resource_list;
 pub mod scalar;
 pub mod split;

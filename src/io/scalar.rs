@@ -24,8 +24,8 @@ const FALSE_FORMS: &[&str] = &[
 ];
 const NULL_FORMS: &[&str] = &["", "~", "null", "Null", "NULL"];
 const NON_FINITE_FORMS: &[&str] = &[
-    ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF", ".nan",
-    ".NaN", ".NAN",
+    ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF", ".nan", ".NaN",
+    ".NAN",
 ];
 
 fn go_yaml_float() -> &'static Regex {
@@ -114,7 +114,9 @@ fn parse_go_int(s: &str) -> GoInt {
         Ok(magnitude) => {
             if negative {
                 if magnitude <= i64::MAX as u128 + 1 {
-                    GoInt::Value(Value::Number(Number::from((magnitude as i128).wrapping_neg() as i64)))
+                    GoInt::Value(Value::Number(Number::from(
+                        (magnitude as i128).wrapping_neg() as i64,
+                    )))
                 } else {
                     GoInt::Overflow
                 }
@@ -144,7 +146,7 @@ pub fn float_value(f: f64) -> Resolved {
     if !f.is_finite() {
         return Resolved::NonFinite;
     }
-    if f.fract() == 0.0 && (-9.223_372_036_854_775_808e18..9.223_372_036_854_775_808e18).contains(&f) {
+    if f.fract() == 0.0 && (i64::MIN as f64..i64::MAX as f64).contains(&f) {
         return Resolved::Value(Value::Number(Number::from(f as i64)));
     }
     match Number::from_f64(f) {
@@ -206,7 +208,9 @@ pub fn needs_quotes(s: &str) -> bool {
     if s.contains(": ") || s.contains(" #") || s.contains(":\t") || s.contains("\t#") {
         return true;
     }
-    if s.chars().any(|c| c.is_control() || c == '\u{feff}' || c == '\u{85}' || c == '\u{2028}' || c == '\u{2029}') {
+    if s.chars().any(|c| {
+        c.is_control() || c == '\u{feff}' || c == '\u{85}' || c == '\u{2028}' || c == '\u{2029}'
+    }) {
         return true;
     }
     ambiguous_patterns().is_match(s)
@@ -249,8 +253,14 @@ mod tests {
         assert_eq!(v("+7"), json!(7));
         assert_eq!(v("-9223372036854775808"), json!(i64::MIN));
         assert_eq!(v("18446744073709551615"), json!(u64::MAX));
-        assert_eq!(resolve_plain("18446744073709551616"), Resolved::IntegerOverflow);
-        assert_eq!(resolve_plain("-9223372036854775809"), Resolved::IntegerOverflow);
+        assert_eq!(
+            resolve_plain("18446744073709551616"),
+            Resolved::IntegerOverflow
+        );
+        assert_eq!(
+            resolve_plain("-9223372036854775809"),
+            Resolved::IntegerOverflow
+        );
     }
 
     #[test]
@@ -274,16 +284,62 @@ mod tests {
     #[test]
     fn strings_that_must_be_quoted() {
         for s in [
-            "yes", "on", "y", "0755", "1_000", "12:30", "null", "1e3", "", "~", "0x1F", "0o17",
-            ".inf", "2001-12-14", "<<", "=", "-1", "+1", ".5", "1.", "true", "a: b", "#x",
-            " lead", "trail ", "x:", "- item", "*alias", "&anchor", "!tag", "{", "[", "@x",
-            "`x", "a #b", "line\nbreak", "tab\there", "685230", "1:20:30.5",
+            "yes",
+            "on",
+            "y",
+            "0755",
+            "1_000",
+            "12:30",
+            "null",
+            "1e3",
+            "",
+            "~",
+            "0x1F",
+            "0o17",
+            ".inf",
+            "2001-12-14",
+            "<<",
+            "=",
+            "-1",
+            "+1",
+            ".5",
+            "1.",
+            "true",
+            "a: b",
+            "#x",
+            " lead",
+            "trail ",
+            "x:",
+            "- item",
+            "*alias",
+            "&anchor",
+            "!tag",
+            "{",
+            "[",
+            "@x",
+            "`x",
+            "a #b",
+            "line\nbreak",
+            "tab\there",
+            "685230",
+            "1:20:30.5",
         ] {
             assert!(needs_quotes(s), "{s:?} must be quoted");
         }
         for s in [
-            "web", "nginx:1.25", "1.2.3", "a-b", "http://x/y", "yES", "100m", "1Gi", "v1",
-            "app.kubernetes.io/name", "a b", "x#y", "ReadWriteOnce",
+            "web",
+            "nginx:1.25",
+            "1.2.3",
+            "a-b",
+            "http://x/y",
+            "yES",
+            "100m",
+            "1Gi",
+            "v1",
+            "app.kubernetes.io/name",
+            "a b",
+            "x#y",
+            "ReadWriteOnce",
         ] {
             assert!(!needs_quotes(s), "{s:?} may stay plain");
         }

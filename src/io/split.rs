@@ -57,7 +57,10 @@ mod tests {
     fn splits_on_separator_lines_only() {
         let chunks = split_documents("a: 1\n--- # c\nb: |\n  ---\n---\n\n---\nc: 3").unwrap();
         let texts: Vec<_> = chunks.iter().map(|c| (c.text, c.first_line)).collect();
-        assert_eq!(texts, vec![("a: 1\n", 1), ("b: |\n  ---\n", 3), ("c: 3", 8)]);
+        assert_eq!(
+            texts,
+            vec![("a: 1\n", 1), ("b: |\n  ---\n", 3), ("c: 3", 8)]
+        );
     }
 
     #[test]

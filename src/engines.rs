@@ -1,0 +1,57 @@
+//! Compiles configuration into the pipeline: each engine family turns its virtual
+//! resources into compiled rules, once, before any resource is touched.
+
+use crate::config::{known_kind, ConfigItem, Family, KNOWN_KINDS};
+use crate::diagnostic::Diagnostic;
+use crate::pipeline::Pipeline;
+
+/// Builds the pipeline for `items`; every unusable item is reported, not just the first.
+pub fn compile(items: &[ConfigItem]) -> (Pipeline, Vec<Diagnostic>) {
+    let pipeline = Pipeline::default();
+    let mut diagnostics = Vec::new();
+    for item in items {
+        let id = &item.resource.id;
+        let rule = format!("{} {}", id.kind, id.name);
+        let report = |message: String| {
+            Diagnostic::config(message)
+                .with_rule(rule.clone())
+                .with_origin(&item.resource.origin)
+        };
+        if let Some(known) = known_kind(id) {
+            if !known.versions.contains(&id.version.as_str()) {
+                diagnostics.push(report(format!(
+                    "{}/{} {} is not a version kadmit reads (known: {})",
+                    id.group,
+                    id.version,
+                    id.kind,
+                    known.versions.join(", ")
+                )));
+                continue;
+            }
+        }
+        match item.family {
+            Some(Family::KubeMod | Family::GatekeeperMutation | Family::GatekeeperExpansion) => {
+                diagnostics.push(report(format!(
+                    "this kadmit build has no engine for {} {} yet, and will not pretend to apply it",
+                    id.group, id.kind
+                )));
+            }
+            Some(Family::Kadmit) if known_kind(id).is_none() => {
+                let known: Vec<&str> = KNOWN_KINDS
+                    .iter()
+                    .filter(|k| k.family == Family::Kadmit)
+                    .map(|k| k.kind)
+                    .collect();
+                diagnostics.push(report(format!(
+                    "unknown kind {}/{} {} (kadmit.dev kinds: {})",
+                    id.group,
+                    id.version,
+                    id.kind,
+                    known.join(", ")
+                )));
+            }
+            Some(Family::Kadmit | Family::LocalConfig) | None => {}
+        }
+    }
+    (pipeline, diagnostics)
+}

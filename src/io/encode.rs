@@ -1,0 +1,149 @@
+//! Output encoders: a YAML stream, a JSON `v1 List`, or a KRM `ResourceList`. Output is
+//! built in memory and written only when the run succeeds (nothing partial on stdout).
+
+use super::emit::{write_document, write_sequence_item};
+use serde_json::Value;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// A `---`-separated YAML stream.
+    Yaml,
+    /// A JSON `v1 List`.
+    Json,
+    /// A KRM `config.kubernetes.io/v1 ResourceList` (YAML).
+    #[value(name = "resourcelist")]
+    ResourceList,
+}
+
+pub struct Encoder {
+    format: Format,
+    out: String,
+    count: usize,
+}
+
+impl Encoder {
+    pub fn new(format: Format) -> Encoder {
+        let mut out = String::new();
+        match format {
+            Format::Yaml => {}
+            Format::Json => {
+                out.push_str("{\n\"apiVersion\": \"v1\",\n\"kind\": \"List\",\n\"items\": [")
+            }
+            Format::ResourceList => {
+                out.push_str("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:")
+            }
+        }
+        Encoder {
+            format,
+            out,
+            count: 0,
+        }
+    }
+
+    pub fn push(&mut self, value: &Value) {
+        match self.format {
+            Format::Yaml => {
+                if self.count > 0 {
+                    self.out.push_str("---\n");
+                }
+                write_document(&mut self.out, value);
+            }
+            Format::Json => {
+                self.out.push_str(if self.count > 0 { ",\n" } else { "\n" });
+                self.out
+                    .push_str(&serde_json::to_string(value).expect("a Value always serializes"));
+            }
+            Format::ResourceList => {
+                if self.count == 0 {
+                    self.out.push('\n');
+                }
+                write_sequence_item(&mut self.out, value);
+            }
+        }
+        self.count += 1;
+    }
+
+    /// Closes the output. `function_config` and `results` matter only for a ResourceList.
+    pub fn finish(mut self, function_config: Option<&Value>, results: &[Value]) -> String {
+        match self.format {
+            Format::Yaml => {}
+            Format::Json => self.out.push_str("\n]\n}\n"),
+            Format::ResourceList => {
+                if self.count == 0 {
+                    self.out.push_str(" []\n");
+                }
+                if let Some(config) = function_config {
+                    self.out.push_str("functionConfig:\n  ");
+                    let mut inner = String::new();
+                    write_document(&mut inner, config);
+                    indent_lines(&mut self.out, &inner);
+                }
+                if !results.is_empty() {
+                    self.out.push_str("results:\n");
+                    for result in results {
+                        write_sequence_item(&mut self.out, result);
+                    }
+                }
+            }
+        }
+        self.out
+    }
+}
+
+/// Appends a block document indented by two spaces (its first line is already placed).
+fn indent_lines(out: &mut String, text: &str) {
+    for (i, line) in text.lines().enumerate() {
+        if i > 0 {
+            out.push_str(if line.is_empty() { "" } else { "  " });
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn yaml_stream_separates_documents() {
+        let mut e = Encoder::new(Format::Yaml);
+        e.push(&json!({"a": 1}));
+        e.push(&json!({"b": 2}));
+        assert_eq!(e.finish(None, &[]), "a: 1\n---\nb: 2\n");
+    }
+
+    #[test]
+    fn json_list_is_valid_json() {
+        let mut e = Encoder::new(Format::Json);
+        e.push(&json!({"a": 1}));
+        e.push(&json!({"b": "yes"}));
+        let v: Value = serde_json::from_str(&e.finish(None, &[])).unwrap();
+        assert_eq!(
+            v,
+            json!({"apiVersion": "v1", "kind": "List", "items": [{"a": 1}, {"b": "yes"}]})
+        );
+        let v: Value = serde_json::from_str(&Encoder::new(Format::Json).finish(None, &[])).unwrap();
+        assert_eq!(v["items"], json!([]));
+    }
+
+    #[test]
+    fn resource_list_with_results() {
+        let mut e = Encoder::new(Format::ResourceList);
+        e.push(&json!({"kind": "X", "data": {"k": "on"}}));
+        let text = e.finish(
+            Some(&json!({"kind": "C", "x": {"y": 1}})),
+            &[json!({"message": "m", "severity": "error"})],
+        );
+        assert_eq!(
+            text,
+            "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- kind: X\n  data:\n    k: \"on\"\nfunctionConfig:\n  kind: C\n  x:\n    \"y\": 1\nresults:\n- message: m\n  severity: error\n"
+        );
+        let empty = Encoder::new(Format::ResourceList).finish(None, &[]);
+        assert_eq!(
+            empty,
+            "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n"
+        );
+    }
+}

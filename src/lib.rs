@@ -1,0 +1,13 @@
+//! kadmit: the Kubernetes admission chain, client-side. See DESIGN.md in the project
+//! notes and docs/ for the architecture; `main.rs` is only the process edge.
+
+pub mod cli;
+pub mod config;
+pub mod diagnostic;
+pub mod engines;
+pub mod install;
+pub mod io;
+pub mod pipeline;
+pub mod resource;
+pub mod run;
+pub mod scope;
