@@ -120,7 +120,7 @@ impl Diagnostic {
                 result.insert("field".into(), json!({ "path": field }));
             }
         }
-        if let Some(origin) = &self.origin {
+        if let Some(origin) = self.origin.as_ref().filter(|o| o.is_file()) {
             result.insert(
                 "file".into(),
                 json!({ "path": origin.source.as_ref(), "index": origin.index }),

@@ -14,6 +14,17 @@ pub struct Origin {
     pub list_item: Option<usize>,
 }
 
+/// The names kadmit gives inputs that are not files.
+pub const STDIN: &str = "stdin";
+pub const FUNCTION_CONFIG: &str = "functionConfig";
+
+impl Origin {
+    /// Whether the source names a file (KRM results carry `file` only then).
+    pub fn is_file(&self) -> bool {
+        !matches!(self.source.as_ref(), STDIN | FUNCTION_CONFIG)
+    }
+}
+
 impl fmt::Display for Origin {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}, document {}", self.source, self.index + 1)?;

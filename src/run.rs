@@ -9,7 +9,10 @@ use crate::io::encode::{Encoder, Format};
 use crate::io::lists::flatten_document;
 use crate::io::resource_list;
 use crate::pipeline::{Change, Context, Operation, Pipeline};
-use crate::resource::{annotation, Identity, Origin, Resource, FUNCTION_ANNOTATION, LOCAL_CONFIG};
+use crate::resource::{
+    annotation, Identity, Origin, Resource, FUNCTION_ANNOTATION, FUNCTION_CONFIG, LOCAL_CONFIG,
+    STDIN,
+};
 use crate::scope::{Scope, ScopeTable};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -167,7 +170,7 @@ fn base_dir_of(resource: &Resource, root: &std::path::Path) -> PathBuf {
 }
 
 pub fn run(options: Options, stdin: &[u8]) -> Outcome {
-    let stdin_source: Arc<str> = Arc::from("stdin");
+    let stdin_source: Arc<str> = Arc::from(STDIN);
     let mut intake = Intake {
         krm: false,
         keep_config: options.keep_config,
@@ -469,7 +472,7 @@ fn accept_resource_list(intake: &mut Intake, list: Document) -> Option<Value> {
     }
     let config = rl.function_config?;
     let config_origin = Origin {
-        source: Arc::from("functionConfig"),
+        source: Arc::from(FUNCTION_CONFIG),
         index: 0,
         line: 0,
         list_item: None,
