@@ -193,9 +193,13 @@ pub fn run(options: Options, stdin: &[u8]) -> Outcome {
     let mut function_config = None;
     let mut pending_list: Option<Document> = None;
     let mut documents = 0usize;
-    let read_problems = decode_stream(stdin, &stdin_source, |doc| {
+    decode_stream(stdin, &stdin_source, |doc| {
+        let doc = match doc {
+            Ok(doc) => doc,
+            Err(problem) => return intake.diagnostics.push(problem),
+        };
         documents += 1;
-        if resource_list::is_resource_list(&doc.value) && pending_list.is_none() && documents == 1 {
+        if resource_list::is_resource_list(&doc.value) && documents == 1 {
             pending_list = Some(doc);
         } else {
             if let Some(list) = pending_list.take() {
@@ -204,7 +208,6 @@ pub fn run(options: Options, stdin: &[u8]) -> Outcome {
             intake.accept(doc);
         }
     });
-    intake.diagnostics.extend(read_problems);
     if let Some(list) = pending_list {
         intake.krm = true;
         function_config = accept_resource_list(&mut intake, list);

@@ -239,16 +239,10 @@ impl Composer {
     }
 }
 
-/// Merged keys never override explicit keys (the YAML merge-key spec), and among several
-/// merged mappings the first one listed wins; merged keys take the place of the `<<` key.
+/// Merged keys never override explicit keys (the YAML merge-key spec) and among several
+/// merged mappings the first one listed wins. Merged keys keep their place and order; an
+/// explicit key given after `<<` replaces the merged value where it stands.
 fn build_mapping(entries: Vec<Entry>) -> Map<String, Value> {
-    let explicit: HashSet<String> = entries
-        .iter()
-        .filter_map(|e| match e {
-            Entry::Explicit(k, _) => Some(k.clone()),
-            Entry::Merge(_) => None,
-        })
-        .collect();
     let mut map = Map::new();
     for entry in entries {
         match entry {
@@ -257,7 +251,7 @@ fn build_mapping(entries: Vec<Entry>) -> Map<String, Value> {
             }
             Entry::Merge(pairs) => {
                 for (k, v) in pairs {
-                    if !explicit.contains(&k) && !map.contains_key(&k) {
+                    if !map.contains_key(&k) {
                         map.insert(k, v);
                     }
                 }

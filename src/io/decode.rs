@@ -16,13 +16,13 @@ pub struct Document {
     pub origin: Origin,
 }
 
-/// Decodes every document of `input`, handing each to `sink` as soon as it is read, and
-/// returns the problems found. A broken document does not stop the others from being read.
+/// Decodes every document of `input`, handing each document, or the problem that stopped
+/// it, to `sink` in input order. A broken document does not stop the others being read.
 pub fn decode_stream(
     input: &[u8],
     source: &Arc<str>,
-    mut sink: impl FnMut(Document),
-) -> Vec<Diagnostic> {
+    mut sink: impl FnMut(Result<Document, Diagnostic>),
+) {
     let text = match std::str::from_utf8(input) {
         Ok(t) => t,
         Err(e) => {
@@ -31,7 +31,12 @@ pub fn decode_stream(
                 .filter(|&&b| b == b'\n')
                 .count()
                 + 1;
-            return vec![input_error(source, 0, line, "input is not valid UTF-8")];
+            return sink(Err(input_error(
+                source,
+                0,
+                line,
+                "input is not valid UTF-8",
+            )));
         }
     };
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
@@ -47,9 +52,8 @@ pub fn decode_stream(
     }
     let chunks = match split_documents(text) {
         Ok(chunks) => chunks,
-        Err(e) => return vec![input_error(source, 0, e.line, &e.message)],
+        Err(e) => return sink(Err(input_error(source, 0, e.line, &e.message))),
     };
-    let mut problems = Vec::new();
     let mut index = 0;
     for chunk in chunks {
         match compose(chunk.text) {
@@ -63,33 +67,28 @@ pub fn decode_stream(
                     };
                     index += 1;
                     if !doc.value.is_null() {
-                        sink(Document {
+                        sink(Ok(Document {
                             value: doc.value,
                             origin,
-                        });
+                        }));
                     }
                 }
             }
             Err(e) => {
-                problems.push(input_error(
-                    source,
-                    index,
-                    chunk.first_line + e.line - 1,
-                    &e.message,
-                ));
+                let line = chunk.first_line + e.line - 1;
+                sink(Err(input_error(source, index, line, &e.message)));
                 index += 1;
             }
         }
     }
-    problems
 }
 
-fn decode_json(text: &str, source: &Arc<str>, sink: &mut impl FnMut(Document)) -> Vec<Diagnostic> {
+fn decode_json(text: &str, source: &Arc<str>, sink: &mut impl FnMut(Result<Document, Diagnostic>)) {
     match decode_json_stream(text) {
         Ok(docs) => {
             for (index, (value, line)) in docs.into_iter().enumerate() {
                 if !value.is_null() {
-                    sink(Document {
+                    sink(Ok(Document {
                         value,
                         origin: Origin {
                             source: source.clone(),
@@ -97,12 +96,11 @@ fn decode_json(text: &str, source: &Arc<str>, sink: &mut impl FnMut(Document)) -
                             line,
                             list_item: None,
                         },
-                    });
+                    }));
                 }
             }
-            Vec::new()
         }
-        Err(e) => vec![input_error(source, 0, e.line, &e.message)],
+        Err(e) => sink(Err(input_error(source, 0, e.line, &e.message))),
     }
 }
 
@@ -118,7 +116,11 @@ fn input_error(source: &Arc<str>, index: usize, line: usize, message: &str) -> D
 /// Decodes a whole input into a vector (for configuration files and tests).
 pub fn decode_all(input: &[u8], source: &Arc<str>) -> (Vec<Document>, Vec<Diagnostic>) {
     let mut docs = Vec::new();
-    let problems = decode_stream(input, source, |d| docs.push(d));
+    let mut problems = Vec::new();
+    decode_stream(input, source, |d| match d {
+        Ok(doc) => docs.push(doc),
+        Err(problem) => problems.push(problem),
+    });
     (docs, problems)
 }
 
