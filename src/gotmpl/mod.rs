@@ -1,0 +1,1 @@
+//! Go `text/template`, with the Sprig functions KubeMod exposes, over JSON values.

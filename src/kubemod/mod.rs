@@ -1,0 +1,3 @@
+//! KubeMod ModRules, client-side.
+
+pub mod select;

@@ -1,0 +1,1 @@
+//! KubeMod's `select` language: gval expressions with KubeMod's JSONPath fork.
