@@ -10,6 +10,7 @@ pub mod gotmpl;
 pub mod install;
 pub mod io;
 pub mod kubemod;
+pub mod patch;
 pub mod pipeline;
 pub mod resource;
 pub mod run;

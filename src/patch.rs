@@ -1,0 +1,470 @@
+//! JSON Pointer (RFC 6901) and JSON Patch (RFC 6902) with the extensions admission engines
+//! rely on: creating missing parents on `add`, negative array indices, and ignoring a
+//! `remove` of a path that is not there. A patch applies atomically: all or nothing.
+
+use serde_json::{Map, Value};
+use std::fmt;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Op {
+    Add { path: String, value: Value },
+    Replace { path: String, value: Value },
+    Remove { path: String },
+}
+
+impl Op {
+    pub fn path(&self) -> &str {
+        match self {
+            Op::Add { path, .. } | Op::Replace { path, .. } | Op::Remove { path } => path,
+        }
+    }
+
+    pub fn name(&self) -> &'static str {
+        match self {
+            Op::Add { .. } => "add",
+            Op::Replace { .. } => "replace",
+            Op::Remove { .. } => "remove",
+        }
+    }
+}
+
+/// The extensions, each off by default (plain RFC 6902).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options {
+    /// `add` creates missing parents: arrays when the next token is an integer or `-`.
+    pub ensure_path_exists_on_add: bool,
+    /// `-1` is the last element (replace, remove, traversal) or the end (add).
+    pub negative_indices: bool,
+    /// `remove` of a missing key, index or parent does nothing.
+    pub allow_missing_path_on_remove: bool,
+}
+
+impl Options {
+    /// What KubeMod's patcher enables.
+    pub fn kubemod() -> Options {
+        Options {
+            ensure_path_exists_on_add: true,
+            negative_indices: true,
+            allow_missing_path_on_remove: true,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct PatchError {
+    pub op: &'static str,
+    pub path: String,
+    pub message: String,
+}
+
+impl fmt::Display for PatchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}: {}", self.op, self.path, self.message)
+    }
+}
+
+impl std::error::Error for PatchError {}
+
+/// Splits a JSON Pointer into unescaped tokens (`~1` is `/`, `~0` is `~`, in one pass).
+pub fn parse_pointer(path: &str) -> Result<Vec<String>, String> {
+    if path.is_empty() {
+        return Err("the path is empty".into());
+    }
+    let Some(rest) = path.strip_prefix('/') else {
+        return Err("a JSON Pointer must start with '/'".into());
+    };
+    Ok(rest.split('/').map(unescape).collect())
+}
+
+fn unescape(token: &str) -> String {
+    let mut out = String::with_capacity(token.len());
+    let mut chars = token.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '~' {
+            match chars.peek() {
+                Some('1') => {
+                    chars.next();
+                    out.push('/');
+                    continue;
+                }
+                Some('0') => {
+                    chars.next();
+                    out.push('~');
+                    continue;
+                }
+                _ => {}
+            }
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Escapes one token for use in a pointer.
+pub fn escape(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}
+
+/// Applies every op in order; on error `doc` is left exactly as it was.
+pub fn apply(doc: &mut Value, ops: &[Op], options: Options) -> Result<(), PatchError> {
+    let mut working = doc.clone();
+    for op in ops {
+        apply_one(&mut working, op, options).map_err(|message| PatchError {
+            op: op.name(),
+            path: op.path().to_owned(),
+            message,
+        })?;
+    }
+    *doc = working;
+    Ok(())
+}
+
+fn apply_one(doc: &mut Value, op: &Op, options: Options) -> Result<(), String> {
+    let tokens = parse_pointer(op.path())?;
+    let (last, parents) = tokens
+        .split_last()
+        .expect("a pointer has at least one token");
+    match op {
+        Op::Add { value, .. } => {
+            let parent = if options.ensure_path_exists_on_add {
+                ensure_parents(doc, &tokens, options)?
+            } else {
+                walk(doc, parents, options)?.ok_or("a parent does not exist")?
+            };
+            add(parent, last, value.clone(), options)
+        }
+        Op::Replace { value, .. } => {
+            let parent = walk(doc, parents, options)?.ok_or("a parent does not exist")?;
+            let slot = child_mut(parent, last, options)?
+                .ok_or_else(|| format!("doc is missing key {last:?}"))?;
+            *slot = value.clone();
+            Ok(())
+        }
+        Op::Remove { .. } => {
+            let Some(parent) = walk(doc, parents, options)? else {
+                return missing_on_remove(options);
+            };
+            remove(parent, last, options)
+        }
+    }
+}
+
+fn missing_on_remove(options: Options) -> Result<(), String> {
+    if options.allow_missing_path_on_remove {
+        Ok(())
+    } else {
+        Err("the path does not exist".into())
+    }
+}
+
+/// Follows `tokens`; `Ok(None)` when something along the way is missing.
+fn walk<'a>(
+    doc: &'a mut Value,
+    tokens: &[String],
+    options: Options,
+) -> Result<Option<&'a mut Value>, String> {
+    let mut current = doc;
+    for token in tokens {
+        match child_mut(current, token, options)? {
+            Some(next) => current = next,
+            None => return Ok(None),
+        }
+    }
+    Ok(Some(current))
+}
+
+/// The child at `token`, `None` if absent; an error for a scalar or a non-index token on
+/// an array.
+fn child_mut<'a>(
+    value: &'a mut Value,
+    token: &str,
+    options: Options,
+) -> Result<Option<&'a mut Value>, String> {
+    match value {
+        Value::Object(map) => Ok(map.get_mut(token)),
+        Value::Array(items) => {
+            let len = items.len();
+            Ok(array_position(token, len, options)?.and_then(move |i| items.get_mut(i)))
+        }
+        other => Err(format!(
+            "cannot descend into {} at {token:?}",
+            crate::resource::type_name(other)
+        )),
+    }
+}
+
+/// An existing element's position for `token` (negative counts from the end).
+fn array_position(token: &str, len: usize, options: Options) -> Result<Option<usize>, String> {
+    let index = parse_index(token).ok_or_else(|| format!("{token:?} is not an array index"))?;
+    if index < 0 {
+        if !options.negative_indices {
+            return Err(format!("negative index {index}"));
+        }
+        let from_end = len as i64 + index;
+        return Ok((from_end >= 0).then_some(from_end as usize));
+    }
+    Ok(((index as usize) < len).then_some(index as usize))
+}
+
+/// Go's `strconv.Atoi`: an optional sign and decimal digits.
+fn parse_index(token: &str) -> Option<i64> {
+    let digits = token.strip_prefix(['+', '-']).unwrap_or(token);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    token.parse().ok()
+}
+
+/// Walks to the parent of the last token, creating what is missing (or null) on the way:
+/// an array when the following token is an integer or `-`, an object otherwise.
+fn ensure_parents<'a>(
+    doc: &'a mut Value,
+    tokens: &[String],
+    options: Options,
+) -> Result<&'a mut Value, String> {
+    let mut current = doc;
+    for pair in tokens.windows(2) {
+        let (token, next) = (&pair[0], &pair[1]);
+        current = match current {
+            Value::Object(map) => {
+                let slot = map.entry(token.clone()).or_insert(Value::Null);
+                if slot.is_null() {
+                    *slot = new_container(next)?;
+                }
+                slot
+            }
+            Value::Array(items) => {
+                let position = match array_position(token, items.len(), options)? {
+                    Some(i) if !items[i].is_null() => i,
+                    Some(i) => {
+                        items[i] = new_container(next)?;
+                        i
+                    }
+                    None => {
+                        let index = parse_index(token).filter(|i| *i >= 0).ok_or_else(|| {
+                            format!(
+                                "index {token} is out of range for an array of {}",
+                                items.len()
+                            )
+                        })? as usize;
+                        while items.len() < index {
+                            items.push(Value::Null);
+                        }
+                        items.insert(index, new_container(next)?);
+                        index
+                    }
+                };
+                &mut items[position]
+            }
+            other => {
+                return Err(format!(
+                    "cannot create {token:?} inside {}",
+                    crate::resource::type_name(other)
+                ))
+            }
+        };
+    }
+    Ok(current)
+}
+
+fn new_container(next_token: &str) -> Result<Value, String> {
+    if next_token == "-" {
+        return Ok(Value::Array(Vec::new()));
+    }
+    match parse_index(next_token) {
+        Some(i) if i < -1 => Err(format!("cannot create an array for index {i}")),
+        Some(i) if i <= 0 => Ok(Value::Array(Vec::new())),
+        Some(i) => Ok(Value::Array(vec![Value::Null; i as usize])),
+        None => Ok(Value::Object(Map::new())),
+    }
+}
+
+fn add(parent: &mut Value, token: &str, value: Value, options: Options) -> Result<(), String> {
+    match parent {
+        Value::Object(map) => {
+            map.insert(token.to_owned(), value);
+            Ok(())
+        }
+        Value::Array(items) => {
+            let len = items.len() as i64;
+            let index = if token == "-" {
+                len
+            } else {
+                let i =
+                    parse_index(token).ok_or_else(|| format!("{token:?} is not an array index"))?;
+                if i < 0 && options.negative_indices {
+                    i + len + 1
+                } else {
+                    i
+                }
+            };
+            if !(0..=len).contains(&index) {
+                return Err(format!(
+                    "index {token} is out of range for an array of {len}"
+                ));
+            }
+            items.insert(index as usize, value);
+            Ok(())
+        }
+        other => Err(format!(
+            "cannot add to {}",
+            crate::resource::type_name(other)
+        )),
+    }
+}
+
+fn remove(parent: &mut Value, token: &str, options: Options) -> Result<(), String> {
+    let removed = match parent {
+        Value::Object(map) => map.shift_remove(token).is_some(),
+        Value::Array(items) => match array_position(token, items.len(), options)? {
+            Some(i) => {
+                items.remove(i);
+                true
+            }
+            None => false,
+        },
+        _ => false,
+    };
+    if removed {
+        Ok(())
+    } else {
+        missing_on_remove(options)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn run(doc: Value, ops: Vec<Op>) -> Result<Value, PatchError> {
+        let mut doc = doc;
+        apply(&mut doc, &ops, Options::kubemod()).map(|()| doc)
+    }
+
+    fn add(path: &str, value: Value) -> Op {
+        Op::Add {
+            path: path.into(),
+            value,
+        }
+    }
+
+    #[test]
+    fn pointer_tokens_unescape_in_one_pass() {
+        assert_eq!(
+            parse_pointer("/a~1b/~01/~0").unwrap(),
+            vec!["a/b", "~1", "~"]
+        );
+        assert!(parse_pointer("").is_err());
+        assert!(parse_pointer("a/b").is_err());
+        assert_eq!(escape("a/b~c"), "a~1b~0c");
+    }
+
+    #[test]
+    fn add_creates_missing_parents() {
+        let doc = run(
+            json!({"spec": {}}),
+            vec![add("/spec/metadata/annotations/color", json!("x"))],
+        )
+        .unwrap();
+        assert_eq!(
+            doc,
+            json!({"spec": {"metadata": {"annotations": {"color": "x"}}}})
+        );
+        let doc = run(json!({}), vec![add("/spec/list/-1", json!(1))]).unwrap();
+        assert_eq!(doc, json!({"spec": {"list": [1]}}));
+        let doc = run(json!({"a": null}), vec![add("/a/2", json!("z"))]).unwrap();
+        assert_eq!(doc, json!({"a": [null, null, "z"]}));
+        let doc = run(json!({}), vec![add("/a/0/b", json!(1))]).unwrap();
+        assert_eq!(doc, json!({"a": [{"b": 1}]}));
+        assert!(run(json!({"a": "s"}), vec![add("/a/b", json!(1))]).is_err());
+    }
+
+    #[test]
+    fn add_to_arrays_with_negative_indices() {
+        let doc = run(
+            json!({"a": [1, 2]}),
+            vec![
+                add("/a/-1", json!(3)),
+                add("/a/-2", json!(9)),
+                add("/a/0", json!(0)),
+                add("/a/-", json!(4)),
+            ],
+        )
+        .unwrap();
+        assert_eq!(doc, json!({"a": [0, 1, 2, 9, 3, 4]}));
+        assert!(run(json!({"a": [1]}), vec![add("/a/3", json!(3))]).is_err());
+        assert!(run(json!({"a": [1]}), vec![add("/a/-3", json!(3))]).is_err());
+    }
+
+    #[test]
+    fn replace_needs_the_path_and_remove_does_not() {
+        let doc = run(
+            json!({"a": [1, 2, 3], "n": null}),
+            vec![
+                Op::Replace {
+                    path: "/a/-1".into(),
+                    value: json!(30),
+                },
+                Op::Replace {
+                    path: "/n".into(),
+                    value: json!(1),
+                },
+                Op::Remove {
+                    path: "/a/0".into(),
+                },
+                Op::Remove {
+                    path: "/missing/x".into(),
+                },
+                Op::Remove {
+                    path: "/a/9".into(),
+                },
+            ],
+        )
+        .unwrap();
+        assert_eq!(doc, json!({"a": [2, 30], "n": 1}));
+        let e = run(
+            json!({"a": {}}),
+            vec![Op::Replace {
+                path: "/a/b".into(),
+                value: json!(1),
+            }],
+        )
+        .unwrap_err();
+        assert!(e.message.contains("missing key"), "{e}");
+        assert!(run(
+            json!({"a": [1]}),
+            vec![Op::Remove {
+                path: "/a/x".into()
+            }]
+        )
+        .is_err());
+    }
+
+    #[test]
+    fn a_failing_patch_changes_nothing() {
+        let mut doc = json!({"a": 1});
+        let ops = vec![
+            add("/b", json!(2)),
+            Op::Replace {
+                path: "/c".into(),
+                value: json!(3),
+            },
+        ];
+        assert!(apply(&mut doc, &ops, Options::kubemod()).is_err());
+        assert_eq!(doc, json!({"a": 1}));
+    }
+
+    #[test]
+    fn plain_rfc_6902_without_extensions() {
+        let mut doc = json!({});
+        let e = apply(&mut doc, &[add("/a/b", json!(1))], Options::default()).unwrap_err();
+        assert!(e.message.contains("parent"), "{e}");
+        assert!(apply(
+            &mut doc,
+            &[Op::Remove { path: "/x".into() }],
+            Options::default()
+        )
+        .is_err());
+    }
+}
