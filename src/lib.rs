@@ -6,6 +6,8 @@ pub mod config;
 pub mod diagnostic;
 pub mod engines;
 pub mod gofmt;
+pub mod gojson;
+pub mod goregex;
 pub mod gotmpl;
 pub mod install;
 pub mod io;

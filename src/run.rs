@@ -6,7 +6,7 @@ use crate::diagnostic::{exit_code, has_errors, Diagnostic, Severity};
 use crate::engines;
 use crate::io::decode::{decode_all, decode_stream, Document};
 use crate::io::encode::{Encoder, Format};
-use crate::io::lists::flatten_document;
+use crate::io::lists::{flatten_document, is_list};
 use crate::io::resource_list;
 use crate::pipeline::{Change, Context, Operation, Pipeline};
 use crate::resource::{
@@ -63,6 +63,8 @@ struct Slot {
     origin: Origin,
     body: Box<str>,
     passthrough: bool,
+    /// A KRM `*List` item kept whole; its items are admitted one by one.
+    list: bool,
 }
 
 impl Slot {
@@ -74,6 +76,7 @@ impl Slot {
                 .expect("a Value always serializes")
                 .into_boxed_str(),
             passthrough,
+            list: false,
         }
     }
 
@@ -106,7 +109,38 @@ struct Intake {
 
 impl Intake {
     fn accept(&mut self, doc: Document) {
+        if self.krm && is_list(&doc.value) {
+            // A List is one file entry to kpt: keep it whole and admit its items in place.
+            return self.accept_krm_list(doc);
+        }
         flatten_document(doc, &mut |d| self.accept_one(d));
+    }
+
+    fn accept_krm_list(&mut self, doc: Document) {
+        match Resource::new(doc.value, doc.origin.clone()) {
+            Ok(list) => {
+                if let Some(Value::Array(items)) = list.value.get("items") {
+                    for (i, item) in items.iter().enumerate() {
+                        let origin = Origin {
+                            list_item: Some(i),
+                            ..doc.origin.clone()
+                        };
+                        match Resource::new(item.clone(), origin.clone()) {
+                            Ok(resource) => self.learn(&resource),
+                            Err(message) => self
+                                .diagnostics
+                                .push(Diagnostic::input(message).with_origin(&origin)),
+                        }
+                    }
+                }
+                let mut slot = Slot::new(&list, false);
+                slot.list = true;
+                self.slots.push(slot);
+            }
+            Err(message) => self
+                .diagnostics
+                .push(Diagnostic::input(message).with_origin(&doc.origin)),
+        }
     }
 
     fn accept_one(&mut self, doc: Document) {
@@ -315,13 +349,45 @@ fn admit_all(
             continue;
         }
         let mut resource = slot.resource();
-        if !pipeline.is_empty() {
+        if slot.list {
+            admit_list_items(pipeline, cx, options, &mut resource, diagnostics, changes);
+        } else if !pipeline.is_empty() {
             admit_one(pipeline, cx, options, &mut resource, diagnostics, changes);
         }
         encoder.push(&resource.value);
     }
     if options.mode == Mode::Generate {
         generate_all(intake, pipeline, cx, options, encoder, diagnostics, changes);
+    }
+}
+
+fn admit_list_items(
+    pipeline: &Pipeline,
+    cx: &Context,
+    options: &Options,
+    list: &mut Resource,
+    diagnostics: &mut Vec<Diagnostic>,
+    changes: &mut Vec<(Identity, Vec<Change>)>,
+) {
+    let Some(Value::Array(items)) = list.value.get_mut("items") else {
+        return;
+    };
+    for (i, item) in items.iter_mut().enumerate() {
+        let origin = Origin {
+            list_item: Some(i),
+            ..list.origin.clone()
+        };
+        // Items without an identity were reported when the list was read.
+        let Ok(id) = Identity::of(item) else {
+            continue;
+        };
+        let mut resource = Resource {
+            value: std::mem::take(item),
+            id,
+            origin,
+        };
+        admit_one(pipeline, cx, options, &mut resource, diagnostics, changes);
+        *item = resource.value;
     }
 }
 

@@ -328,7 +328,6 @@ fn assert_escape_reported(ran: &Ran) {
 /// path/index annotations, and it must come back that way (or as items that keep those
 /// annotations) so kpt writes it back to the same file.
 #[test]
-#[ignore = "kadmit bug: in KRM mode a List item is flattened and its items lose kpt's path/index annotations, so kpt moves them to new files and deletes the List's file"]
 fn kpt_list_file_keeps_its_place() {
     if !require_tool("kpt") || !require_python_yaml() {
         return;

@@ -48,19 +48,35 @@ fn cases() -> Vec<(&'static str, Value, bool)> {
         ("-0", json!(0), true),
         ("9223372036854775807", json!(i64::MAX), true),
         ("-9223372036854775808", json!(i64::MIN), true),
-        ("'18446744073709551616'", json!("18446744073709551616"), true),
+        (
+            "'18446744073709551616'",
+            json!("18446744073709551616"),
+            true,
+        ),
         ("2001-12-14", json!("2001-12-14"), false), // PyYAML: a date
         ("'2001-12-14'", json!("2001-12-14"), true),
-        ("'2001-12-14T21:59:43.10-05:00'", json!("2001-12-14T21:59:43.10-05:00"), true),
+        (
+            "'2001-12-14T21:59:43.10-05:00'",
+            json!("2001-12-14T21:59:43.10-05:00"),
+            true,
+        ),
         ("'='", json!("="), true),
         ("'<<'", json!("<<"), true),
         ("'-.inf'", json!("-.inf"), true),
         ("'.NaN'", json!(".NaN"), true),
         ("\"a\\tb\"", json!("a\tb"), true),
         ("\"line1\\nline2\\n\"", json!("line1\nline2\n"), true),
-        ("\"  lead\\n  indented\\n\"", json!("  lead\n  indented\n"), true),
+        (
+            "\"  lead\\n  indented\\n\"",
+            json!("  lead\n  indented\n"),
+            true,
+        ),
         ("\"x\\n\\n\\n\"", json!("x\n\n\n"), true),
-        ("\"no newline at end\\nok\"", json!("no newline at end\nok"), true),
+        (
+            "\"no newline at end\\nok\"",
+            json!("no newline at end\nok"),
+            true,
+        ),
         ("\"  leading\"", json!("  leading"), true),
         ("\"trailing  \"", json!("trailing  "), true),
         ("\"#notcomment\"", json!("#notcomment"), true),
@@ -75,7 +91,11 @@ fn cases() -> Vec<(&'static str, Value, bool)> {
         ("\"ctrl\\u0001\"", json!("ctrl\u{1}"), true),
         ("\"nbsp\\u00a0x\"", json!("nbsp\u{a0}x"), true),
         ("ünïcödé", json!("ünïcödé"), true),
-        ("\"quote \\\" and \\\\ backslash\"", json!("quote \" and \\ backslash"), true),
+        (
+            "\"quote \\\" and \\\\ backslash\"",
+            json!("quote \" and \\ backslash"),
+            true,
+        ),
         ("nginx:1.25", json!("nginx:1.25"), true),
         ("1.2.3", json!("1.2.3"), true),
         ("100m", json!("100m"), true),
@@ -122,7 +142,11 @@ fn pyyaml_load(yaml: &str) -> Value {
         .write_stdin(yaml)
         .output()
         .expect("python3 runs");
-    assert!(out.status.success(), "PyYAML failed: {}\n{yaml}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "PyYAML failed: {}\n{yaml}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     serde_json::from_slice(&out.stdout).expect("json from python")
 }
 
@@ -134,7 +158,9 @@ fn same_meaning(a: &Value, b: &Value) -> bool {
 }
 
 fn input_document() -> String {
-    let mut doc = String::from("apiVersion: example.com/v1\nkind: Tricky\nmetadata:\n  name: scalars\nspec:\n");
+    let mut doc = String::from(
+        "apiVersion: example.com/v1\nkind: Tricky\nmetadata:\n  name: scalars\nspec:\n",
+    );
     for (i, (raw, _, _)) in cases().iter().enumerate() {
         doc.push_str(&format!("  k{i}: {raw}\n"));
     }
@@ -156,7 +182,11 @@ fn kadmit_output(input: &str) -> String {
         .write_stdin(input)
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout).unwrap()
 }
 
@@ -173,28 +203,44 @@ fn pyyaml_reads_kadmit_output_as_kubectl_read_the_input() {
     for (i, (raw, kubectl, pyyaml_agrees)) in cases().into_iter().enumerate() {
         let got = &read_back["spec"][format!("k{i}")];
         if !same_meaning(got, &kubectl) {
-            failures.push(format!("{raw}: kubectl reads {kubectl}, PyYAML reads kadmit's output as {got}"));
+            failures.push(format!(
+                "{raw}: kubectl reads {kubectl}, PyYAML reads kadmit's output as {got}"
+            ));
         }
         let in_list = &read_back["spec"]["list"][i];
         if !same_meaning(in_list, &kubectl) {
-            failures.push(format!("{raw} in a list: expected {kubectl}, got {in_list}"));
+            failures.push(format!(
+                "{raw} in a list: expected {kubectl}, got {in_list}"
+            ));
         }
         let input_meaning = &read_input["spec"][format!("k{i}")];
         if pyyaml_agrees && !same_meaning(input_meaning, got) {
-            failures.push(format!("{raw}: PyYAML read the input as {input_meaning} but the output as {got}"));
+            failures.push(format!(
+                "{raw}: PyYAML read the input as {input_meaning} but the output as {got}"
+            ));
         }
     }
     for (i, (raw, kubectl_key)) in key_cases().into_iter().enumerate() {
         if read_back["keys"].get(kubectl_key) != Some(&json!(i)) {
-            failures.push(format!("key {raw}: expected key {kubectl_key:?} in {}", read_back["keys"]));
+            failures.push(format!(
+                "key {raw}: expected key {kubectl_key:?} in {}",
+                read_back["keys"]
+            ));
         }
     }
-    assert!(failures.is_empty(), "{}\n--- output ---\n{output}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{}\n--- output ---\n{output}",
+        failures.join("\n")
+    );
 }
 
 #[test]
 fn kadmit_output_is_a_fixed_point() {
     let once = kadmit_output(&input_document());
     let twice = kadmit_output(&once);
-    assert_eq!(once, twice, "running the output through kadmit again changes nothing");
+    assert_eq!(
+        once, twice,
+        "running the output through kadmit again changes nothing"
+    );
 }

@@ -44,7 +44,7 @@ pub fn flatten(docs: Vec<Document>) -> Vec<Document> {
     out
 }
 
-fn is_list(value: &Value) -> bool {
+pub fn is_list(value: &Value) -> bool {
     let kind_is_list = value
         .get("kind")
         .and_then(Value::as_str)
