@@ -1,8 +1,11 @@
 //! The admission order (DESIGN.md), the traits engines implement, and the record of what
 //! each resource went through.
 //!
-//! For each real resource: schema prune + default → mutating phase (repeated until nothing
-//! changes, bounded) → prune + default again → schema validation → validating phase.
+//! For each real resource: schema prune + default → mutating phase → prune + default again
+//! → schema validation → validating phase. Like the API server, the mutating phase runs
+//! every mutator once, then reinvokes those that ask for it (`reinvocationPolicy:
+//! IfNeeded`) until a round changes nothing, bounded. KubeMod and Gatekeeper converge
+//! inside their own mutator and are not reinvoked.
 //! Generators run first (in `generate`), and what they produce is admitted like any input.
 
 use crate::diagnostic::{Diagnostic, Severity};
@@ -69,9 +72,23 @@ pub struct Change {
     pub rule: String,
 }
 
-/// Changes one resource in place and says what it changed; an `Err` leaves it untouched.
+/// What a mutator did to one resource.
+#[derive(Debug, Default)]
+pub struct Mutation {
+    pub changes: Vec<Change>,
+    /// Warnings (a rule skipped) and errors (a rule that must not be skipped).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Changes one resource in place and says what it changed.
 pub trait Mutator {
-    fn mutate(&self, resource: &mut Resource, cx: &Context) -> Result<Vec<Change>, Diagnostic>;
+    fn mutate(&self, resource: &mut Resource, cx: &Context) -> Mutation;
+
+    /// Whether to run again when later mutators changed the object (the API server's
+    /// `reinvocationPolicy: IfNeeded`).
+    fn reinvoke(&self) -> bool {
+        false
+    }
 }
 
 /// Reads one resource and reports what is wrong with it.
@@ -131,16 +148,18 @@ impl Pipeline {
     /// Runs the admission chain on one resource, in place.
     pub fn admit(&self, resource: &mut Resource, cx: &Context) -> Admission {
         let mut record = Admission::default();
-        run_mutators(&self.defaulting, resource, cx, &mut record);
-        let mut converged = self.mutating.is_empty();
-        for _ in 0..MAX_MUTATION_ROUNDS {
+        run_mutators(self.defaulting.iter(), resource, cx, &mut record);
+        run_mutators(self.mutating.iter(), resource, cx, &mut record);
+        let reinvoked: Vec<&Box<dyn Mutator>> = self.mutating.iter().filter(|m| m.reinvoke()).collect();
+        let mut converged = reinvoked.is_empty();
+        for _ in 1..MAX_MUTATION_ROUNDS {
             if converged {
                 break;
             }
             // Converged when a whole round leaves the object as it found it (Gatekeeper's
             // rule); a round may still report changes that cancel out.
             let snapshot = resource.value.clone();
-            run_mutators(&self.mutating, resource, cx, &mut record);
+            run_mutators(reinvoked.iter().copied(), resource, cx, &mut record);
             converged = resource.value == snapshot;
         }
         if !converged {
@@ -154,7 +173,7 @@ impl Pipeline {
             );
             return record;
         }
-        run_mutators(&self.defaulting, resource, cx, &mut record);
+        run_mutators(self.defaulting.iter(), resource, cx, &mut record);
         for validator in self.schema_validation.iter().chain(&self.validating) {
             record.diagnostics.extend(validator.validate(resource, cx));
         }
@@ -162,17 +181,16 @@ impl Pipeline {
     }
 }
 
-fn run_mutators(
-    mutators: &[Box<dyn Mutator>],
+fn run_mutators<'a>(
+    mutators: impl Iterator<Item = &'a Box<dyn Mutator>>,
     resource: &mut Resource,
     cx: &Context,
     record: &mut Admission,
 ) {
     for mutator in mutators {
-        match mutator.mutate(resource, cx) {
-            Ok(changes) => record.changes.extend(changes),
-            Err(diagnostic) => record.diagnostics.push(diagnostic),
-        }
+        let mutation = mutator.mutate(resource, cx);
+        record.changes.extend(mutation.changes);
+        record.diagnostics.extend(mutation.diagnostics);
     }
 }
 
@@ -207,17 +225,27 @@ mod tests {
         .unwrap()
     }
 
+    fn changed(rule: String) -> Mutation {
+        Mutation {
+            changes: vec![Change {
+                path: "/spec/replicas".into(),
+                rule,
+            }],
+            diagnostics: vec![],
+        }
+    }
+
     struct SetReplicas(i64);
     impl Mutator for SetReplicas {
-        fn mutate(&self, r: &mut Resource, _: &Context) -> Result<Vec<Change>, Diagnostic> {
+        fn mutate(&self, r: &mut Resource, _: &Context) -> Mutation {
             if r.value["spec"]["replicas"] == json!(self.0) {
-                return Ok(vec![]);
+                return Mutation::default();
             }
             r.value["spec"]["replicas"] = json!(self.0);
-            Ok(vec![Change {
-                path: "/spec/replicas".into(),
-                rule: format!("Set {}", self.0),
-            }])
+            changed(format!("Set {}", self.0))
+        }
+        fn reinvoke(&self) -> bool {
+            true
         }
     }
 
@@ -255,22 +283,24 @@ mod tests {
         assert!(!record.rejected());
     }
 
-    struct Grow;
+    struct Grow {
+        reinvoke: bool,
+    }
     impl Mutator for Grow {
-        fn mutate(&self, r: &mut Resource, _: &Context) -> Result<Vec<Change>, Diagnostic> {
+        fn mutate(&self, r: &mut Resource, _: &Context) -> Mutation {
             let n = r.value["spec"]["replicas"].as_i64().unwrap_or(0);
             r.value["spec"]["replicas"] = json!(n + 1);
-            Ok(vec![Change {
-                path: "/spec/replicas".into(),
-                rule: "Grow".into(),
-            }])
+            changed("Grow".into())
+        }
+        fn reinvoke(&self) -> bool {
+            self.reinvoke
         }
     }
 
     #[test]
     fn mutators_that_never_settle_are_reported() {
         let pipeline = Pipeline {
-            mutating: vec![Box::new(Grow)],
+            mutating: vec![Box::new(Grow { reinvoke: true })],
             ..Pipeline::default()
         };
         let record = pipeline.admit(&mut deployment(), &cx());
@@ -282,6 +312,18 @@ mod tests {
             "{:?}",
             record.diagnostics
         );
+    }
+
+    #[test]
+    fn mutators_that_are_not_reinvoked_run_once() {
+        let pipeline = Pipeline {
+            mutating: vec![Box::new(Grow { reinvoke: false })],
+            ..Pipeline::default()
+        };
+        let mut r = deployment();
+        let record = pipeline.admit(&mut r, &cx());
+        assert!(!record.rejected());
+        assert_eq!(r.value["spec"]["replicas"], json!(2));
     }
 
     #[test]
