@@ -85,6 +85,12 @@ pub struct RunArgs {
     /// Let configuration paths leave their root (`..`, absolute paths, symbolic links).
     #[arg(long)]
     pub allow_paths_outside_root: bool,
+    /// ModRules in this namespace are KubeMod cluster rules (targetNamespaceRegex applies).
+    #[arg(long, value_name = "NAMESPACE", default_value = "kubemod-system")]
+    pub cluster_modrules_namespace: String,
+    /// A rule that matches but cannot be applied is an error (exit 1), not a warning.
+    #[arg(long)]
+    pub strict: bool,
 }
 
 /// What the process was asked to do.
@@ -213,6 +219,8 @@ fn run_invocation(
             operation: a.operation,
             annotate: a.annotate,
             allow_paths_outside_root: a.allow_paths_outside_root,
+            cluster_modrules_namespace: a.cluster_modrules_namespace,
+            strict: a.strict,
         },
         report: a.report,
         infer_mode_from_stdin: infer,

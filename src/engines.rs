@@ -4,9 +4,10 @@
 use crate::config::{known_kind, ConfigItem, Family, KNOWN_KINDS};
 use crate::diagnostic::Diagnostic;
 use crate::pipeline::Pipeline;
+use crate::run::Options;
 
 /// Builds the pipeline for `items`; every unusable item is reported, not just the first.
-pub fn compile(items: &[ConfigItem]) -> (Pipeline, Vec<Diagnostic>) {
+pub fn compile(items: &[ConfigItem], _options: &Options) -> (Pipeline, Vec<Diagnostic>) {
     let pipeline = Pipeline::default();
     let mut diagnostics = Vec::new();
     for item in items {

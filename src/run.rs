@@ -46,6 +46,29 @@ pub struct Options {
     pub operation: Operation,
     pub annotate: bool,
     pub allow_paths_outside_root: bool,
+    pub cluster_modrules_namespace: String,
+    pub strict: bool,
+}
+
+impl Options {
+    /// The defaults of `kadmit transform`/`generate` with no flags, relative paths
+    /// resolving against the working directory.
+    pub fn new(mode: Mode) -> Options {
+        Options {
+            mode,
+            format: None,
+            config_paths: Vec::new(),
+            plugin_config: None,
+            config_root: std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
+            keep_config: false,
+            namespace: "default".into(),
+            operation: Operation::Create,
+            annotate: false,
+            allow_paths_outside_root: false,
+            cluster_modrules_namespace: "kubemod-system".into(),
+            strict: false,
+        }
+    }
 }
 
 pub struct Outcome {
@@ -250,7 +273,7 @@ pub fn run(options: Options, stdin: &[u8]) -> Outcome {
     for item in &intake.loader.items {
         learn_context(&item.resource, &mut intake.scopes, &mut intake.namespaces);
     }
-    let (pipeline, compile_problems) = engines::compile(&intake.loader.items);
+    let (pipeline, compile_problems) = engines::compile(&intake.loader.items, &options);
     let mut diagnostics = std::mem::take(&mut intake.diagnostics);
     diagnostics.append(&mut intake.loader.diagnostics);
     diagnostics.extend(compile_problems);
