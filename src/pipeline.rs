@@ -150,7 +150,8 @@ impl Pipeline {
         let mut record = Admission::default();
         run_mutators(self.defaulting.iter(), resource, cx, &mut record);
         run_mutators(self.mutating.iter(), resource, cx, &mut record);
-        let reinvoked: Vec<&Box<dyn Mutator>> = self.mutating.iter().filter(|m| m.reinvoke()).collect();
+        let reinvoked: Vec<&Box<dyn Mutator>> =
+            self.mutating.iter().filter(|m| m.reinvoke()).collect();
         let mut converged = reinvoked.is_empty();
         for _ in 1..MAX_MUTATION_ROUNDS {
             if converged {
