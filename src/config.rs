@@ -100,13 +100,59 @@ pub fn is_crd(id: &Identity) -> bool {
     id.group == "apiextensions.k8s.io" && id.kind == "CustomResourceDefinition"
 }
 
+/// Where a configuration document came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// stdin (plain stream) or a ResourceList item.
+    Stream,
+    /// The kustomize legacy plugin configuration file.
+    PluginConfig,
+    /// A ResourceList's `functionConfig`.
+    FunctionConfig,
+    /// `--config` or a `PolicySet` path.
+    File,
+}
+
+/// Local configuration of the tools around kadmit (Kptfiles, kpt's package context and
+/// default function input, kustomizations): never rules, never generator input.
+pub fn is_tooling_config(id: &Identity) -> bool {
+    const TOOLING_GROUPS: &[&str] = &[
+        "kpt.dev",
+        "fn.kpt.dev",
+        "config.kpt.dev",
+        "config.kubernetes.io",
+        "kustomize.config.k8s.io",
+    ];
+    TOOLING_GROUPS.contains(&id.group.as_str())
+        || (id.group.is_empty()
+            && id.kind == "ConfigMap"
+            && matches!(id.name.as_str(), "kptfile.kpt.dev" | "function-input"))
+}
+
 /// A configuration document and the directory its relative paths resolve against.
 #[derive(Debug, Clone)]
 pub struct ConfigItem {
     pub resource: Resource,
     pub family: Option<Family>,
+    pub source: Source,
     pub base_dir: PathBuf,
     pub root: PathBuf,
+}
+
+impl ConfigItem {
+    /// A virtual resource for a generator: local configuration of no engine's kind, or a
+    /// document of unknown kind handed over as plugin or function configuration. Other
+    /// documents in configuration files (Namespaces, CRDs) are context.
+    pub fn is_generator_input(&self) -> bool {
+        if is_tooling_config(&self.resource.id) {
+            return false;
+        }
+        match self.family {
+            Some(Family::LocalConfig) => true,
+            None => matches!(self.source, Source::PluginConfig | Source::FunctionConfig),
+            Some(_) => false,
+        }
+    }
 }
 
 /// Reads configuration files and directories, following `PolicySet` paths.
@@ -133,14 +179,17 @@ impl Loader {
         let root = if path.is_dir() {
             path.to_path_buf()
         } else {
-            path.parent().map(Path::to_path_buf).unwrap_or_default()
+            match path.parent() {
+                Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+                _ => PathBuf::from("."),
+            }
         };
         self.load_path(path, &root);
     }
 
     /// Adds a configuration document read from stdin or handed over by kustomize/kpt,
     /// whose relative paths resolve against `base_dir` inside `root`.
-    pub fn add(&mut self, resource: Resource, base_dir: &Path, root: &Path) {
+    pub fn add(&mut self, resource: Resource, source: Source, base_dir: &Path, root: &Path) {
         let family = classify(&resource);
         if family == Some(Family::Kadmit) && resource.id.kind == POLICY_SET_KIND {
             self.expand_policy_set(&resource, base_dir, root);
@@ -148,26 +197,47 @@ impl Loader {
         self.items.push(ConfigItem {
             resource,
             family,
+            source,
             base_dir: base_dir.to_path_buf(),
             root: root.to_path_buf(),
         });
     }
 
+    /// Loads a file, or every configuration file under a directory, following symbolic
+    /// links but not out of `root`.
     fn load_path(&mut self, path: &Path, root: &Path) {
-        if path.is_dir() {
-            let mut files: Vec<PathBuf> = walkdir::WalkDir::new(path)
-                .sort_by_file_name()
-                .into_iter()
-                .filter_map(Result::ok)
-                .filter(|e| e.file_type().is_file() && is_config_file(e.path()))
-                .map(|e| e.into_path())
-                .collect();
-            files.sort();
-            for file in files {
-                self.load_file(&file, root);
+        if !path.is_dir() {
+            return self.load_file(path, root);
+        }
+        for entry in walkdir::WalkDir::new(path)
+            .follow_links(true)
+            .sort_by_file_name()
+        {
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(e) => {
+                    self.diagnostics.push(Diagnostic::config(format!(
+                        "cannot read configuration directory {}: {e}",
+                        path.display()
+                    )));
+                    continue;
+                }
+            };
+            if !entry.file_type().is_file() || !is_config_file(entry.path()) {
+                continue;
             }
-        } else {
-            self.load_file(path, root);
+            if entry.path_is_symlink()
+                && !self.allow_outside_root
+                && escapes_root(entry.path(), root)
+            {
+                self.diagnostics.push(Diagnostic::config(format!(
+                    "{}: a symbolic link out of the configuration root {} (use --allow-paths-outside-root)",
+                    entry.path().display(),
+                    root.display()
+                )));
+                continue;
+            }
+            self.load_file(entry.path(), root);
         }
     }
 
@@ -192,7 +262,7 @@ impl Loader {
         let base_dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
         for doc in crate::io::lists::flatten(docs) {
             match Resource::new(doc.value, doc.origin.clone()) {
-                Ok(resource) => self.add(resource, &base_dir, root),
+                Ok(resource) => self.add(resource, Source::File, &base_dir, root),
                 Err(message) => self
                     .diagnostics
                     .push(Diagnostic::input(message).with_origin(&doc.origin)),
@@ -201,13 +271,13 @@ impl Loader {
     }
 
     fn expand_policy_set(&mut self, set: &Resource, base_dir: &Path, root: &Path) {
-        let name = format!("PolicySet {}", set.id.name);
+        let name = set.id.to_string();
         let paths = match set.value.pointer("/spec/paths") {
             Some(serde_json::Value::Array(paths)) => paths.clone(),
             None => Vec::new(),
             Some(_) => {
                 self.diagnostics.push(
-                    Diagnostic::config("spec.paths must be a list of paths")
+                    Diagnostic::config("must be a list of paths")
                         .with_rule(&name)
                         .with_field("spec.paths")
                         .with_origin(&set.origin),
@@ -267,19 +337,21 @@ pub fn confine_path(
             "{relative}: absolute paths are not allowed in configuration (use --allow-paths-outside-root)"
         ));
     }
-    let escapes = |p: &Path| -> bool {
-        match (p.canonicalize(), root.canonicalize()) {
-            (Ok(p), Ok(r)) => !p.starts_with(r),
-            _ => true,
-        }
-    };
-    if escapes(&joined) {
+    if escapes_root(&joined, root) {
         return Err(format!(
             "{relative}: resolves outside the configuration root {} (use --allow-paths-outside-root)",
             root.display()
         ));
     }
     Ok(joined)
+}
+
+/// Whether `path`, links resolved, lies outside `root`.
+fn escapes_root(path: &Path, root: &Path) -> bool {
+    match (path.canonicalize(), root.canonicalize()) {
+        (Ok(p), Ok(r)) => !p.starts_with(r),
+        _ => true,
+    }
 }
 
 fn is_config_file(path: &Path) -> bool {

@@ -12,7 +12,7 @@ pub fn compile(items: &[ConfigItem], _options: &Options) -> (Pipeline, Vec<Diagn
     let mut diagnostics = Vec::new();
     for item in items {
         let id = &item.resource.id;
-        let rule = format!("{} {}", id.kind, id.name);
+        let rule = id.to_string();
         let report = |message: String| {
             Diagnostic::config(message)
                 .with_rule(rule.clone())

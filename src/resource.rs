@@ -32,7 +32,7 @@ impl fmt::Display for Origin {
             write!(f, ", line {}", self.line)?;
         }
         if let Some(item) = self.list_item {
-            write!(f, ", list item {item}")?;
+            write!(f, ", list item {}", item + 1)?;
         }
         Ok(())
     }

@@ -1,7 +1,7 @@
 //! One invocation: read input and configuration, compile the engines, admit every
 //! resource, and produce the output stream, the diagnostics and the exit code.
 
-use crate::config::{is_crd, Family, Loader};
+use crate::config::{is_crd, Loader, Source};
 use crate::diagnostic::{exit_code, has_errors, Diagnostic, Severity};
 use crate::engines;
 use crate::io::decode::{decode_all, decode_stream, Document};
@@ -82,7 +82,9 @@ pub struct Outcome {
 /// A document kept between reading and admission, as compact JSON (a parsed tree costs
 /// many times its text; this keeps peak memory near the size of the input).
 struct Slot {
-    id: Identity,
+    /// `None` only for a pass-through item that could not be identified (KRM mode keeps it
+    /// to echo the input back unchanged on failure).
+    id: Option<Identity>,
     origin: Origin,
     body: Box<str>,
     passthrough: bool,
@@ -92,10 +94,19 @@ struct Slot {
 
 impl Slot {
     fn new(resource: &Resource, passthrough: bool) -> Slot {
+        Slot::of_value(
+            &resource.value,
+            Some(resource.id.clone()),
+            &resource.origin,
+            passthrough,
+        )
+    }
+
+    fn of_value(value: &Value, id: Option<Identity>, origin: &Origin, passthrough: bool) -> Slot {
         Slot {
-            id: resource.id.clone(),
-            origin: resource.origin.clone(),
-            body: serde_json::to_string(&resource.value)
+            id,
+            origin: origin.clone(),
+            body: serde_json::to_string(value)
                 .expect("a Value always serializes")
                 .into_boxed_str(),
             passthrough,
@@ -112,7 +123,10 @@ impl Slot {
     fn resource(&self) -> Resource {
         Resource {
             value: self.value(),
-            id: self.id.clone(),
+            id: self
+                .id
+                .clone()
+                .expect("only pass-through slots lack an identity"),
             origin: self.origin.clone(),
         }
     }
@@ -126,6 +140,8 @@ struct Intake {
     loader: Loader,
     scopes: ScopeTable,
     namespaces: BTreeMap<String, Value>,
+    /// CustomResourceDefinitions seen in the stream.
+    crds: Vec<Value>,
     diagnostics: Vec<Diagnostic>,
     options: Options,
 }
@@ -139,9 +155,28 @@ impl Intake {
         flatten_document(doc, &mut |d| self.accept_one(d));
     }
 
+    /// Reports a document without identity; in KRM mode it is still echoed on failure.
+    fn reject_unidentified(&mut self, doc: &Document, message: String) {
+        self.diagnostics
+            .push(Diagnostic::input(message).with_origin(&doc.origin));
+        if self.krm {
+            self.slots
+                .push(Slot::of_value(&doc.value, None, &doc.origin, true));
+        }
+    }
+
     fn accept_krm_list(&mut self, doc: Document) {
-        match Resource::new(doc.value, doc.origin.clone()) {
-            Ok(list) => {
+        let id = match Identity::of(&doc.value) {
+            Ok(id) => id,
+            Err(message) => return self.reject_unidentified(&doc, message),
+        };
+        let list = Resource {
+            value: doc.value,
+            id,
+            origin: doc.origin.clone(),
+        };
+        {
+            {
                 if let Some(Value::Array(items)) = list.value.get("items") {
                     for (i, item) in items.iter().enumerate() {
                         let origin = Origin {
@@ -160,20 +195,17 @@ impl Intake {
                 slot.list = true;
                 self.slots.push(slot);
             }
-            Err(message) => self
-                .diagnostics
-                .push(Diagnostic::input(message).with_origin(&doc.origin)),
         }
     }
 
     fn accept_one(&mut self, doc: Document) {
-        let resource = match Resource::new(doc.value, doc.origin.clone()) {
-            Ok(r) => r,
-            Err(message) => {
-                self.diagnostics
-                    .push(Diagnostic::input(message).with_origin(&doc.origin));
-                return;
-            }
+        let resource = match Identity::of(&doc.value) {
+            Ok(id) => Resource {
+                value: doc.value,
+                id,
+                origin: doc.origin,
+            },
+            Err(message) => return self.reject_unidentified(&doc, message),
         };
         self.learn(&resource);
         if crate::config::classify(&resource).is_some() {
@@ -182,7 +214,7 @@ impl Intake {
             if self.krm || self.keep_config {
                 self.slots.push(Slot::new(&resource, true));
             }
-            self.loader.add(resource, &base, &root);
+            self.loader.add(resource, Source::Stream, &base, &root);
         } else {
             self.slots.push(Slot::new(&resource, false));
         }
@@ -191,6 +223,9 @@ impl Intake {
     /// CRDs extend the scope table; Namespaces are kept for namespace selectors.
     fn learn(&mut self, resource: &Resource) {
         learn_context(resource, &mut self.scopes, &mut self.namespaces);
+        if is_crd(&resource.id) {
+            self.crds.push(resource.value.clone());
+        }
     }
 }
 
@@ -235,6 +270,7 @@ pub fn run(options: Options, stdin: &[u8]) -> Outcome {
         loader: Loader::new(options.allow_paths_outside_root),
         scopes: ScopeTable::default(),
         namespaces: BTreeMap::new(),
+        crds: Vec::new(),
         diagnostics: Vec::new(),
         options: options.clone(),
     };
@@ -274,19 +310,17 @@ pub fn run(options: Options, stdin: &[u8]) -> Outcome {
         learn_context(&item.resource, &mut intake.scopes, &mut intake.namespaces);
     }
     let (pipeline, compile_problems) = engines::compile(&intake.loader.items, &options);
+    intake
+        .diagnostics
+        .extend(unvalidated_custom_resources(&intake));
     let mut diagnostics = std::mem::take(&mut intake.diagnostics);
     diagnostics.append(&mut intake.loader.diagnostics);
     diagnostics.extend(compile_problems);
 
     let krm = intake.krm;
-    if options.mode == Mode::Krm && !krm {
+    if options.mode == Mode::Krm && !krm && !has_errors(&diagnostics) {
         return not_a_resource_list();
     }
-    let mode = match options.mode {
-        Mode::Krm if intake.slots.iter().all(|s| s.passthrough) => Mode::Generate,
-        Mode::Krm => Mode::Transform,
-        other => other,
-    };
     let format = options.format.unwrap_or(if krm {
         Format::ResourceList
     } else {
@@ -302,10 +336,6 @@ pub fn run(options: Options, stdin: &[u8]) -> Outcome {
     let mut changes = Vec::new();
     let mut encoder = Encoder::new(format);
     if !has_errors(&diagnostics) {
-        let options = Options {
-            mode,
-            ..options.clone()
-        };
         admit_all(
             &intake,
             &pipeline,
@@ -322,14 +352,14 @@ pub fn run(options: Options, stdin: &[u8]) -> Outcome {
     let stdout = match (failed, krm) {
         (false, _) => encoder.finish(function_config.as_ref(), if krm { &results } else { &[] }),
         // KRM: answer with the items as they came in, untouched, and the results.
-        (true, true) => {
+        (true, true) if format == Format::ResourceList => {
             let mut original = Encoder::new(Format::ResourceList);
             for slot in &intake.slots {
                 original.push(&slot.value());
             }
             original.finish(function_config.as_ref(), &results)
         }
-        (true, false) => String::new(),
+        (true, _) => String::new(),
     };
     let exit_code = if krm {
         i32::from(failed)
@@ -342,6 +372,46 @@ pub fn run(options: Options, stdin: &[u8]) -> Outcome {
         exit_code,
         changes,
     }
+}
+
+/// Custom resources whose CRD kadmit has are not yet checked against it: say so once per
+/// kind rather than let the user believe they were validated.
+fn unvalidated_custom_resources(intake: &Intake) -> Vec<Diagnostic> {
+    let crd_kinds: Vec<(String, String)> = intake
+        .loader
+        .items
+        .iter()
+        .map(|item| &item.resource.value)
+        .chain(intake.crds.iter())
+        .filter_map(|crd| {
+            let spec = crd.get("spec")?;
+            Some((
+                spec["group"].as_str()?.to_owned(),
+                spec["names"]["kind"].as_str()?.to_owned(),
+            ))
+        })
+        .collect();
+    let mut warned: Vec<&(String, String)> = Vec::new();
+    let mut out = Vec::new();
+    for slot in &intake.slots {
+        let Some(id) = &slot.id else { continue };
+        if let Some(kind) = crd_kinds
+            .iter()
+            .find(|(g, k)| *g == id.group && *k == id.kind)
+        {
+            if !warned.contains(&kind) {
+                warned.push(kind);
+                out.push(
+                    Diagnostic::warning(format!(
+                        "{}/{} {} resources are not validated against their CustomResourceDefinition: this kadmit build has no schema engine yet",
+                        kind.0, id.version, kind.1
+                    ))
+                    .with_origin(&slot.origin),
+                );
+            }
+        }
+    }
+    out
 }
 
 /// Exit 127: without a subcommand kadmit only speaks the KRM function protocol.
@@ -379,7 +449,7 @@ fn admit_all(
         }
         encoder.push(&resource.value);
     }
-    if options.mode == Mode::Generate {
+    if matches!(options.mode, Mode::Generate | Mode::Krm) {
         generate_all(intake, pipeline, cx, options, encoder, diagnostics, changes);
     }
 }
@@ -449,11 +519,11 @@ fn generate_all(
     diagnostics: &mut Vec<Diagnostic>,
     changes: &mut Vec<(Identity, Vec<Change>)>,
 ) {
-    let virtual_items = intake
-        .loader
-        .items
-        .iter()
-        .filter(|item| matches!(item.family, Some(Family::LocalConfig) | None));
+    // Without a subcommand (a KRM function), only the functionConfig asks for generation.
+    let virtual_items = intake.loader.items.iter().filter(|item| {
+        item.is_generator_input()
+            && (options.mode == Mode::Generate || item.source == Source::FunctionConfig)
+    });
     for item in virtual_items {
         let virtual_resource = &item.resource;
         let Some(generator) = pipeline
@@ -461,13 +531,11 @@ fn generate_all(
             .iter()
             .find(|g| g.handles(virtual_resource))
         else {
-            if is_function_input(&virtual_resource.id) {
-                continue;
-            }
             diagnostics.push(
                 Diagnostic::config(format!(
-                    "no generator found for {}/{} {} (kadmit has no generator for this group and kind)",
-                    virtual_resource.id.group, virtual_resource.id.version, virtual_resource.id.kind
+                    "no generator found for {} {} (kadmit has no generator for this group and kind)",
+                    virtual_resource.id.api_version(),
+                    virtual_resource.id.kind
                 ))
                 .with_resource(&virtual_resource.id)
                 .with_origin(&virtual_resource.origin),
@@ -530,7 +598,9 @@ fn load_plugin_config(intake: &mut Intake, path: &std::path::Path) {
     let root = intake.options.config_root.clone();
     for doc in crate::io::lists::flatten(docs) {
         match Resource::new(doc.value, doc.origin.clone()) {
-            Ok(resource) => intake.loader.add(resource, &root, &root),
+            Ok(resource) => intake
+                .loader
+                .add(resource, Source::PluginConfig, &root, &root),
             Err(message) => intake
                 .diagnostics
                 .push(Diagnostic::input(message).with_origin(&doc.origin)),
@@ -551,12 +621,8 @@ fn accept_resource_list(intake: &mut Intake, list: Document) -> Option<Value> {
             return None;
         }
     };
-    let mut item_ids = Vec::new();
     for (i, item) in rl.items.into_iter().enumerate() {
         let item_origin = krm_item_origin(&item, i, &origin);
-        if let Ok(id) = Identity::of(&item) {
-            item_ids.push(id);
-        }
         intake.accept(Document {
             value: item,
             origin: item_origin,
@@ -570,8 +636,6 @@ fn accept_resource_list(intake: &mut Intake, list: Document) -> Option<Value> {
         list_item: None,
     };
     match Resource::new(config.clone(), config_origin.clone()) {
-        // kustomize also hands a generator's functionConfig over as an item.
-        Ok(resource) if item_ids.contains(&resource.id) => {}
         Ok(resource) if is_function_input(&resource.id) => {
             if config
                 .get("data")
@@ -583,8 +647,16 @@ fn accept_resource_list(intake: &mut Intake, list: Document) -> Option<Value> {
             }
         }
         Ok(resource) => {
+            // kustomize also hands a generator's functionConfig over as an item: the
+            // functionConfig stands for both.
+            intake
+                .loader
+                .items
+                .retain(|item| !(item.source == Source::Stream && item.resource.id == resource.id));
             let root = intake.options.config_root.clone();
-            intake.loader.add(resource, &root, &root);
+            intake
+                .loader
+                .add(resource, Source::FunctionConfig, &root, &root);
         }
         Err(message) => intake.diagnostics.push(
             Diagnostic::input(format!("functionConfig: {message}")).with_origin(&config_origin),

@@ -554,7 +554,11 @@ fn rules_without_an_engine_are_refused_not_ignored() {
     let a = transform(&format!("{modrule}---\n{DEPLOYMENT}"))
         .code(2)
         .stdout("");
-    assert!(stderr_of(&a).contains("ModRule r"), "{}", stderr_of(&a));
+    assert!(
+        stderr_of(&a).contains("ModRule team-a/r"),
+        "{}",
+        stderr_of(&a)
+    );
     let assign = "apiVersion: mutations.gatekeeper.sh/v2\nkind: Assign\nmetadata:\n  name: a\n";
     transform(assign).code(2).stderr(predicate::str::contains(
         "not a version kadmit reads (known: v1, v1beta1, v1alpha1)",
@@ -650,4 +654,164 @@ fn failure_writes_no_stream_and_reports_every_problem() {
     let input = format!("{DEPLOYMENT}---\nkind: A\n---\n{CONFIGMAP}---\nkind: B\n");
     let a = transform(&input).code(2).stdout("");
     assert_eq!(stderr_of(&a).matches("error:").count(), 2);
+}
+
+// Regressions found while documenting ------------------------------------------------------
+
+#[test]
+fn config_file_given_by_bare_name_resolves_against_the_working_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "rules/empty.yaml", EMPTY_POLICY_SET);
+    write(
+        dir.path(),
+        "set.yaml",
+        "apiVersion: kadmit.dev/v1alpha1\nkind: PolicySet\nmetadata:\n  name: s\nspec:\n  paths: [rules]\n",
+    );
+    kadmit()
+        .args(["transform", "--config", "set.yaml"])
+        .current_dir(dir.path())
+        .write_stdin(DEPLOYMENT)
+        .assert()
+        .success()
+        .stdout(DEPLOYMENT);
+}
+
+#[cfg(unix)]
+#[test]
+fn symbolic_links_in_config_directories_are_followed_inside_the_root_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    write(
+        &root,
+        "real/rule.yaml",
+        "apiVersion: kadmit.dev/v1alpha1\nkind: Frobnicator\nmetadata:\n  name: inside\n",
+    );
+    write(dir.path(), "outside.yaml", EMPTY_POLICY_SET);
+    std::fs::create_dir_all(root.join("links")).unwrap();
+    std::os::unix::fs::symlink(root.join("real/rule.yaml"), root.join("links/in.yaml")).unwrap();
+    // The link inside the root is read: its (unknown) kind is reported.
+    kadmit()
+        .arg("transform")
+        .arg("--config")
+        .arg(&root)
+        .write_stdin(DEPLOYMENT)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("Frobnicator"));
+    std::os::unix::fs::symlink(dir.path().join("outside.yaml"), root.join("links/out.yaml"))
+        .unwrap();
+    kadmit()
+        .arg("transform")
+        .arg("--config")
+        .arg(root.join("links"))
+        .write_stdin(DEPLOYMENT)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "a symbolic link out of the configuration root",
+        ));
+}
+
+#[test]
+fn context_objects_in_config_files_are_not_generator_input() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "ns.yaml",
+        "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team-a\n",
+    );
+    kadmit()
+        .arg("generate")
+        .arg("--config")
+        .arg(dir.path())
+        .write_stdin(DEPLOYMENT)
+        .assert()
+        .success()
+        .stdout(DEPLOYMENT);
+}
+
+const FRESH_KPT_PACKAGE: &str = "apiVersion: config.kubernetes.io/v1
+kind: ResourceList
+items:
+- apiVersion: kpt.dev/v1
+  kind: Kptfile
+  metadata:
+    name: p
+    annotations:
+      config.kubernetes.io/local-config: \"true\"
+- apiVersion: v1
+  kind: ConfigMap
+  metadata:
+    name: kptfile.kpt.dev
+    annotations:
+      config.kubernetes.io/local-config: \"true\"
+  data:
+    name: p
+";
+
+#[test]
+fn a_fresh_kpt_package_passes_through_without_a_subcommand() {
+    kadmit()
+        .write_stdin(FRESH_KPT_PACKAGE)
+        .assert()
+        .success()
+        .stdout(FRESH_KPT_PACKAGE);
+    kadmit()
+        .arg("generate")
+        .write_stdin(FRESH_KPT_PACKAGE)
+        .assert()
+        .success();
+}
+
+#[test]
+fn krm_failure_echoes_every_item_but_only_as_a_resource_list() {
+    let input = RESOURCE_LIST.replace(
+        "items:\n",
+        "items:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {}\n",
+    );
+    let a = kadmit()
+        .arg("transform")
+        .write_stdin(input.clone())
+        .assert()
+        .code(1);
+    let out = parse_yaml_via_kadmit(&stdout_of(&a));
+    assert_eq!(
+        out["items"].as_array().unwrap().len(),
+        3,
+        "the unidentified item is echoed too"
+    );
+    assert_eq!(
+        out["items"][0],
+        json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {}})
+    );
+    kadmit()
+        .args(["transform", "-o", "yaml"])
+        .write_stdin(input)
+        .assert()
+        .code(1)
+        .stdout("");
+}
+
+#[test]
+fn a_broken_resource_list_reports_its_syntax_error() {
+    kadmit()
+        .write_stdin("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: [\n")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot read YAML"));
+}
+
+#[test]
+fn custom_resources_say_they_were_not_validated() {
+    let crd = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.example.com\nspec:\n  group: example.com\n  scope: Namespaced\n  names:\n    kind: Widget\n    plural: widgets\n";
+    let widget = "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n";
+    let input = format!("{crd}---\n{widget}---\n{widget}");
+    let a = transform(&input).success().stdout(input.clone());
+    let err = stderr_of(&a);
+    assert_eq!(
+        err.matches("not validated against their CustomResourceDefinition")
+            .count(),
+        1,
+        "{err}"
+    );
 }

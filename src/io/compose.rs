@@ -82,7 +82,11 @@ pub fn compose(text: &str) -> Result<Vec<Composed>, ComposeError> {
     };
     loop {
         let (event, mark) = parser.next_token().map_err(|e| ComposeError {
-            message: e.info().to_owned(),
+            message: if e.info().contains("recursion limit exceeded") {
+                "document nests more than 255 flow collections ([...] or {...}) deep".to_owned()
+            } else {
+                e.info().to_owned()
+            },
             line: e.marker().line().max(1),
         })?;
         match event {
@@ -316,7 +320,7 @@ fn scalar_value(
     });
     match (core_tag, tag) {
         (Some("str"), _) => return Ok(Value::String(text)),
-        (Some("binary"), _) => return Ok(Value::String(text.split_whitespace().collect())),
+        (Some("binary"), _) => return decode_binary(&text, mark),
         (None, Some(_)) => return Ok(Value::String(text)),
         _ => {}
     }
@@ -331,17 +335,73 @@ fn scalar_value(
         _ if text.is_empty() => Resolved::Value(Value::Null),
         _ => resolve_plain(&text),
     };
-    match resolved {
-        Resolved::Value(v) => Ok(v),
-        Resolved::NonFinite => Err(err(
-            format!("{text:?} is not a finite number, and JSON cannot carry it; quote it if it is a string"),
-            mark,
-        )),
-        Resolved::IntegerOverflow => Err(err(
-            format!("integer {text} does not fit in 64 bits and would be rounded; quote it if it is a string"),
-            mark,
-        )),
+    let value = match resolved {
+        Resolved::Value(v) => v,
+        Resolved::NonFinite => {
+            return Err(err(
+                format!("{text:?} is not a finite number, and JSON cannot carry it; quote it if it is a string"),
+                mark,
+            ))
+        }
+        Resolved::IntegerOverflow => {
+            return Err(err(
+                format!("integer {text} does not fit in 64 bits and would be rounded; quote it if it is a string"),
+                mark,
+            ))
+        }
+    };
+    check_tag(core_tag, &text, value, mark)
+}
+
+/// An explicit core tag must agree with what the text is (go-yaml: "cannot decode !!bool
+/// `yes` as a !!int").
+fn check_tag(
+    tag: Option<&str>,
+    text: &str,
+    value: Value,
+    mark: &Marker,
+) -> Result<Value, ComposeError> {
+    let fits = match (tag, &value) {
+        (None | Some("map" | "seq"), _) => true,
+        (Some("int"), Value::Number(n)) => n.is_i64() || n.is_u64(),
+        (Some("float"), Value::Number(_)) => true,
+        (Some("bool"), Value::Bool(_)) => true,
+        (Some("null"), Value::Null) => true,
+        (Some("int" | "float" | "bool" | "null"), _) => false,
+        (Some(_), _) => true,
+    };
+    if fits {
+        return Ok(value);
     }
+    let actual = match value {
+        Value::Null => "null",
+        Value::Bool(_) => "bool",
+        Value::Number(n) if n.is_f64() => "float",
+        Value::Number(_) => "int",
+        _ => "str",
+    };
+    Err(err(
+        format!(
+            "cannot decode !!{actual} `{text}` as a !!{}",
+            tag.unwrap_or_default()
+        ),
+        mark,
+    ))
+}
+
+/// `!!binary` is base64; kubectl hands the decoded bytes on as a string.
+fn decode_binary(text: &str, mark: &Marker) -> Result<Value, ComposeError> {
+    use base64::Engine as _;
+    let compact: String = text.split_whitespace().collect();
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(compact.as_bytes())
+        .map_err(|e| err(format!("!!binary value is not valid base64: {e}"), mark))?;
+    String::from_utf8(bytes).map(Value::String).map_err(|_| {
+        err(
+            "!!binary value is not UTF-8 text, which JSON cannot carry",
+            mark,
+        )
+    })
 }
 
 fn count_nodes(value: &Value) -> usize {
@@ -410,6 +470,19 @@ mod tests {
         let deep = "- ".repeat(10_000) + "x\n";
         let e = compose(&deep).unwrap_err();
         assert!(e.message.contains("deeper than"), "{}", e.message);
+    }
+
+    #[test]
+    fn tags_are_checked_and_binary_is_decoded() {
+        assert_eq!(one("a: !!binary aGVsbG8=\n"), json!({"a": "hello"}));
+        assert_eq!(
+            one("a: !!int 7\nb: !!float 1\nc: !!bool off\n"),
+            json!({"a": 7, "b": 1, "c": false})
+        );
+        let e = compose("a: !!int yes\n").unwrap_err();
+        assert_eq!(e.message, "cannot decode !!bool `yes` as a !!int");
+        assert!(compose("a: !!int 1.5\n").is_err());
+        assert!(compose("a: !!binary '%%%'\n").is_err());
     }
 
     #[test]

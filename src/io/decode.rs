@@ -52,7 +52,7 @@ pub fn decode_stream(
     }
     let chunks = match split_documents(text) {
         Ok(chunks) => chunks,
-        Err(e) => return sink(Err(input_error(source, 0, e.line, &e.message))),
+        Err(e) => return sink(Err(input_error(source, e.document, e.line, &e.message))),
     };
     let mut index = 0;
     for chunk in chunks {
@@ -100,7 +100,16 @@ fn decode_json(text: &str, source: &Arc<str>, sink: &mut impl FnMut(Result<Docum
                 }
             }
         }
-        Err(e) => sink(Err(input_error(source, 0, e.line, &e.message))),
+        Err(e) => sink(Err(Diagnostic::input(format!(
+            "cannot read JSON: {}",
+            e.message
+        ))
+        .with_origin(&Origin {
+            source: source.clone(),
+            index: e.document,
+            line: e.line,
+            list_item: None,
+        }))),
     }
 }
 

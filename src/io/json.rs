@@ -10,6 +10,8 @@ use std::fmt;
 pub struct JsonError {
     pub message: String,
     pub line: usize,
+    /// 0-based index of the value being read when the error occurred.
+    pub document: usize,
 }
 
 /// Decodes every JSON value in `text`, each with the 1-based line it starts on.
@@ -30,6 +32,7 @@ pub fn decode_json_stream(text: &str) -> Result<Vec<(Value, usize)>, JsonError> 
                 return Err(JsonError {
                     message: e.to_string(),
                     line: e.line(),
+                    document: out.len(),
                 })
             }
         }
@@ -59,6 +62,7 @@ fn line_of(text: &str, offset: usize) -> usize {
 fn scan(text: &str) -> Result<(), JsonError> {
     let bytes = text.as_bytes();
     let mut depth = 0usize;
+    let mut document = 0usize;
     let mut line = 1;
     let mut i = 0;
     while i < bytes.len() {
@@ -81,10 +85,16 @@ fn scan(text: &str) -> Result<(), JsonError> {
                     return Err(JsonError {
                         message: format!("document nests deeper than {MAX_DEPTH} levels"),
                         line,
+                        document,
                     });
                 }
             }
-            b'}' | b']' => depth = depth.saturating_sub(1),
+            b'}' | b']' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    document += 1;
+                }
+            }
             b'-' | b'0'..=b'9' => {
                 let start = i;
                 while i + 1 < bytes.len()
@@ -100,6 +110,7 @@ fn scan(text: &str) -> Result<(), JsonError> {
                             "integer {token} does not fit in 64 bits and would be rounded; quote it if it is a string"
                         ),
                         line,
+                        document,
                     });
                 }
             }
@@ -190,8 +201,8 @@ mod tests {
             .unwrap_err()
             .message
             .contains("duplicate"));
-        let e = decode_json_stream("{\n\"a\": 123456789012345678901234}").unwrap_err();
-        assert_eq!(e.line, 2);
+        let e = decode_json_stream("{}\n{\n\"a\": 123456789012345678901234}").unwrap_err();
+        assert_eq!((e.line, e.document), (3, 1));
         let deep = "[".repeat(10_000) + &"]".repeat(10_000);
         assert!(decode_json_stream(&format!("{{\"a\": {deep}}}"))
             .unwrap_err()

@@ -53,8 +53,9 @@ pub fn resolve_plain(text: &str) -> Resolved {
     }
     let first = text.as_bytes()[0];
     match first {
+        // go-yaml keeps text whose float overflows (`1e400`) as a string.
         b'.' => match text.parse::<f64>() {
-            Ok(f) if go_yaml_float().is_match(text) => float_value(f),
+            Ok(f) if f.is_finite() && go_yaml_float().is_match(text) => float_value(f),
             _ => string(text),
         },
         b'0'..=b'9' | b'+' | b'-' => resolve_numeric(text),
@@ -74,8 +75,9 @@ fn resolve_numeric(text: &str) -> Resolved {
         GoInt::NotInt => {}
     }
     if go_yaml_float().is_match(&plain) {
-        if let Ok(f) = plain.parse::<f64>() {
-            return float_value(f);
+        match plain.parse::<f64>() {
+            Ok(f) if f.is_finite() => return float_value(f),
+            _ => {}
         }
     }
     // go-yaml v2 also reads `0b…`/`-0b…` explicitly; Go's base-0 ParseInt already covered it.
@@ -276,6 +278,8 @@ mod tests {
         assert_eq!(v("1e"), json!("1e"));
         assert_eq!(v("-"), json!("-"));
         assert_eq!(v("1.2.3"), json!("1.2.3"));
+        assert_eq!(v("1e400"), json!("1e400"));
+        assert_eq!(v(".5e400"), json!(".5e400"));
         assert_eq!(resolve_plain(".inf"), Resolved::NonFinite);
         assert_eq!(resolve_plain("-.INF"), Resolved::NonFinite);
         assert_eq!(resolve_plain(".NaN"), Resolved::NonFinite);

@@ -13,6 +13,8 @@ pub struct Chunk<'a> {
 pub struct SplitError {
     pub message: String,
     pub line: usize,
+    /// 0-based index of the document the bad separator would have started.
+    pub document: usize,
 }
 
 pub fn split_documents(stream: &str) -> Result<Vec<Chunk<'_>>, SplitError> {
@@ -27,6 +29,7 @@ pub fn split_documents(stream: &str) -> Result<Vec<Chunk<'_>>, SplitError> {
                 return Err(SplitError {
                     message: format!("invalid YAML document separator: {trimmed}"),
                     line: index + 1,
+                    document: chunks.len() + usize::from(has_content(&stream[start..offset])),
                 });
             }
             push_chunk(&mut chunks, &stream[start..offset], start_line);
@@ -40,13 +43,16 @@ pub fn split_documents(stream: &str) -> Result<Vec<Chunk<'_>>, SplitError> {
 }
 
 fn push_chunk<'a>(chunks: &mut Vec<Chunk<'a>>, text: &'a str, first_line: usize) {
-    let has_content = text.lines().any(|l| {
-        let t = l.trim();
-        !t.is_empty() && !t.starts_with('#')
-    });
-    if has_content {
+    if has_content(text) {
         chunks.push(Chunk { text, first_line });
     }
+}
+
+fn has_content(text: &str) -> bool {
+    text.lines().any(|l| {
+        let t = l.trim();
+        !t.is_empty() && !t.starts_with('#')
+    })
 }
 
 #[cfg(test)]
@@ -66,7 +72,7 @@ mod tests {
     #[test]
     fn refuses_content_after_separator() {
         let e = split_documents("a: 1\n--- b: 2\n").unwrap_err();
-        assert_eq!(e.line, 2);
+        assert_eq!((e.line, e.document), (2, 1));
         assert!(e.message.contains("b: 2"));
     }
 }
