@@ -1,3 +1,4 @@
 //! KubeMod ModRules, client-side.
 
+pub mod matching;
 pub mod select;
