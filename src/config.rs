@@ -226,10 +226,8 @@ impl Loader {
             if !entry.file_type().is_file() || !is_config_file(entry.path()) {
                 continue;
             }
-            if entry.path_is_symlink()
-                && !self.allow_outside_root
-                && escapes_root(entry.path(), root)
-            {
+            // A file reached through a linked file or directory may not leave the root.
+            if !self.allow_outside_root && escapes_root(entry.path(), root) {
                 self.diagnostics.push(Diagnostic::config(format!(
                     "{}: a symbolic link out of the configuration root {} (use --allow-paths-outside-root)",
                     entry.path().display(),

@@ -318,7 +318,9 @@ pub fn run(options: Options, stdin: &[u8]) -> Outcome {
     diagnostics.extend(compile_problems);
 
     let krm = intake.krm;
-    if options.mode == Mode::Krm && !krm && !has_errors(&diagnostics) {
+    // Without a subcommand, stdin that reads as YAML but is not a ResourceList is an
+    // unsupported operation; stdin that does not read at all is reported as such.
+    if options.mode == Mode::Krm && !krm && (documents > 0 || !has_errors(&diagnostics)) {
         return not_a_resource_list();
     }
     let format = options.format.unwrap_or(if krm {
@@ -568,9 +570,10 @@ fn generate_all(
     }
 }
 
-/// kpt's default functionConfig (`ConfigMap function-input`) carries no generator input.
+/// A ConfigMap functionConfig (kpt's `function-input` from `-- k=v`, or `--fn-config` with a
+/// ConfigMap) carries key/value settings, not rules or generator input.
 fn is_function_input(id: &Identity) -> bool {
-    id.group.is_empty() && id.kind == "ConfigMap" && id.name == "function-input"
+    id.group.is_empty() && id.kind == "ConfigMap"
 }
 
 /// Generated objects never inherit the markers that made their input configuration.
@@ -641,22 +644,32 @@ fn accept_resource_list(intake: &mut Intake, list: Document) -> Option<Value> {
                 .get("data")
                 .is_some_and(|d| d.as_object().is_some_and(|m| !m.is_empty()))
             {
-                intake.diagnostics.push(Diagnostic::warning(
-                    "functionConfig ConfigMap data is ignored: kadmit reads its configuration from rules, --config and PolicySets",
-                ).with_origin(&config_origin));
+                intake.diagnostics.push(
+                    Diagnostic::warning(format!(
+                        "functionConfig ConfigMap {} is ignored: kadmit reads its configuration from rules, --config and PolicySets",
+                        resource.id.name
+                    ))
+                    .with_origin(&config_origin),
+                );
             }
         }
         Ok(resource) => {
             // kustomize also hands a generator's functionConfig over as an item: the
             // functionConfig stands for both.
-            intake
+            let copy = intake
                 .loader
                 .items
-                .retain(|item| !(item.source == Source::Stream && item.resource.id == resource.id));
-            let root = intake.options.config_root.clone();
-            intake
-                .loader
-                .add(resource, Source::FunctionConfig, &root, &root);
+                .iter_mut()
+                .find(|item| item.source == Source::Stream && item.resource.id == resource.id);
+            match copy {
+                Some(item) => item.source = Source::FunctionConfig,
+                None => {
+                    let root = intake.options.config_root.clone();
+                    intake
+                        .loader
+                        .add(resource, Source::FunctionConfig, &root, &root);
+                }
+            }
         }
         Err(message) => intake.diagnostics.push(
             Diagnostic::input(format!("functionConfig: {message}")).with_origin(&config_origin),

@@ -88,6 +88,7 @@ fn no_arguments_and_a_plain_stream_is_not_supported() {
         .assert()
         .code(127)
         .stdout("");
+    kadmit().write_stdin("a: 1\n").assert().code(127).stdout("");
 }
 
 // 2. Invocation protocols ------------------------------------------------------------------
@@ -698,6 +699,27 @@ fn symbolic_links_in_config_directories_are_followed_inside_the_root_only() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("Frobnicator"));
+    std::fs::create_dir_all(dir.path().join("elsewhere")).unwrap();
+    write(dir.path(), "elsewhere/x.yaml", EMPTY_POLICY_SET);
+    std::os::unix::fs::symlink(dir.path().join("elsewhere"), root.join("linked-dir")).unwrap();
+    kadmit()
+        .arg("transform")
+        .arg("--config")
+        .arg(root.join("linked-dir"))
+        .write_stdin(DEPLOYMENT)
+        .assert()
+        .success();
+    kadmit()
+        .arg("transform")
+        .arg("--config")
+        .arg(&root)
+        .write_stdin(DEPLOYMENT)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "linked-dir/x.yaml: a symbolic link out of the configuration root",
+        ));
+    std::fs::remove_file(root.join("linked-dir")).unwrap();
     std::os::unix::fs::symlink(dir.path().join("outside.yaml"), root.join("links/out.yaml"))
         .unwrap();
     kadmit()
@@ -814,4 +836,14 @@ fn custom_resources_say_they_were_not_validated() {
         1,
         "{err}"
     );
+}
+
+#[test]
+fn a_configmap_function_config_is_settings_not_generator_input() {
+    let input = RESOURCE_LIST.replace(
+        "name: function-input",
+        "name: my-settings\n  data:\n    mode: strict",
+    );
+    let a = kadmit().write_stdin(input).assert().success();
+    assert!(stderr_of(&a).contains("functionConfig ConfigMap my-settings is ignored"));
 }
