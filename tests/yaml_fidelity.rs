@@ -99,6 +99,11 @@ fn cases() -> Vec<(&'static str, Value, bool)> {
         ("nginx:1.25", json!("nginx:1.25"), true),
         ("1.2.3", json!("1.2.3"), true),
         ("100m", json!("100m"), true),
+        ("--reporter.type=grpc", json!("--reporter.type=grpc"), true),
+        ("-v", json!("-v"), true),
+        ("'-'", json!("-"), true),
+        ("'---'", json!("---"), true),
+        ("'- x'", json!("- x"), true),
     ]
 }
 

@@ -199,9 +199,12 @@ pub fn needs_quotes(s: &str) -> bool {
         return true;
     };
     let last = s.chars().last().unwrap_or(first);
-    if "-?:,[]{}#&*!|>'\"%@`".contains(first) {
-        // `-x`, `:x`, `?x` are legal plain scalars, but numbers like `-1` are caught below and
-        // being strict here costs nothing.
+    // `-x` and `--flag` are plain scalars to every reader; `- x`, `-` and `---` are not, and
+    // numbers like `-1` are caught by the patterns below.
+    let dash_word = first == '-'
+        && !s.starts_with("---")
+        && s.chars().nth(1).is_some_and(|c| c == '-' || c.is_alphabetic());
+    if "-?:,[]{}#&*!|>'\"%@`".contains(first) && !dash_word {
         return true;
     }
     if first.is_whitespace() || last.is_whitespace() || last == ':' {
