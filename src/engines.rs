@@ -3,13 +3,15 @@
 
 use crate::config::{known_kind, ConfigItem, Family, KNOWN_KINDS};
 use crate::diagnostic::Diagnostic;
+use crate::kubemod;
 use crate::pipeline::Pipeline;
 use crate::run::Options;
 
 /// Builds the pipeline for `items`; every unusable item is reported, not just the first.
-pub fn compile(items: &[ConfigItem], _options: &Options) -> (Pipeline, Vec<Diagnostic>) {
-    let pipeline = Pipeline::default();
+pub fn compile(items: &[ConfigItem], options: &Options) -> (Pipeline, Vec<Diagnostic>) {
+    let mut pipeline = Pipeline::default();
     let mut diagnostics = Vec::new();
+    let mut kubemod_rules = Vec::new();
     for item in items {
         let id = &item.resource.id;
         let rule = id.to_string();
@@ -31,7 +33,8 @@ pub fn compile(items: &[ConfigItem], _options: &Options) -> (Pipeline, Vec<Diagn
             }
         }
         match item.family {
-            Some(Family::KubeMod | Family::GatekeeperMutation | Family::GatekeeperExpansion) => {
+            Some(Family::KubeMod) => kubemod_rules.push(item),
+            Some(Family::GatekeeperMutation | Family::GatekeeperExpansion) => {
                 diagnostics.push(report(format!(
                     "this kadmit build has no engine for {} {} yet, and will not pretend to apply it",
                     id.group, id.kind
@@ -53,6 +56,17 @@ pub fn compile(items: &[ConfigItem], _options: &Options) -> (Pipeline, Vec<Diagn
             }
             Some(Family::Kadmit | Family::LocalConfig) | None => {}
         }
+    }
+    let settings = kubemod::engine::Settings {
+        cluster_modrules_namespace: options.cluster_modrules_namespace.clone(),
+        strict: options.strict,
+    };
+    match kubemod::engine::build(&kubemod_rules, &settings) {
+        Ok(stages) => {
+            pipeline.mutating.extend(stages.patcher);
+            pipeline.validating.extend(stages.rejecter);
+        }
+        Err(problems) => diagnostics.extend(problems),
     }
     (pipeline, diagnostics)
 }

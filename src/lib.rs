@@ -6,7 +6,6 @@ pub mod config;
 pub mod diagnostic;
 pub mod engines;
 pub mod gofmt;
-pub mod gojson;
 pub mod goregex;
 pub mod gotmpl;
 pub mod install;

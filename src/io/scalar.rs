@@ -203,7 +203,9 @@ pub fn needs_quotes(s: &str) -> bool {
     // numbers like `-1` are caught by the patterns below.
     let dash_word = first == '-'
         && !s.starts_with("---")
-        && s.chars().nth(1).is_some_and(|c| c == '-' || c.is_alphabetic());
+        && s.chars()
+            .nth(1)
+            .is_some_and(|c| c == '-' || c.is_alphabetic());
     if "-?:,[]{}#&*!|>'\"%@`".contains(first) && !dash_word {
         return true;
     }
