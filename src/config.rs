@@ -244,6 +244,17 @@ impl Loader {
         if !self.loaded.insert(canonical) {
             return;
         }
+        let base_dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
+        self.load_documents(file, Source::File, &base_dir, root);
+    }
+
+    /// The kustomize legacy plugin configuration (argv[1]): every document in it is
+    /// configuration, its paths relative to the configuration root.
+    pub fn load_plugin_config(&mut self, file: &Path, root: &Path) {
+        self.load_documents(file, Source::PluginConfig, root, root);
+    }
+
+    fn load_documents(&mut self, file: &Path, source: Source, base_dir: &Path, root: &Path) {
         let bytes = match std::fs::read(file) {
             Ok(b) => b,
             Err(e) => {
@@ -254,13 +265,12 @@ impl Loader {
                 return;
             }
         };
-        let source: Arc<str> = Arc::from(file.display().to_string());
-        let (docs, problems) = decode_all(&bytes, &source);
+        let name: Arc<str> = Arc::from(file.display().to_string());
+        let (docs, problems) = decode_all(&bytes, &name);
         self.diagnostics.extend(problems);
-        let base_dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
         for doc in crate::io::lists::flatten(docs) {
             match Resource::new(doc.value, doc.origin.clone()) {
-                Ok(resource) => self.add(resource, Source::File, &base_dir, root),
+                Ok(resource) => self.add(resource, source, base_dir, root),
                 Err(message) => self
                     .diagnostics
                     .push(Diagnostic::input(message).with_origin(&doc.origin)),

@@ -1,0 +1,172 @@
+//! Admission of everything read: each resource through the pipeline in input order, then
+//! (in `generate`) each generator input turned into resources that are admitted too.
+
+use super::intake::Intake;
+use super::{Mode, Options, CHANGED_BY_ANNOTATION};
+use crate::config::Source;
+use crate::diagnostic::Diagnostic;
+use crate::io::encode::Encoder;
+use crate::pipeline::{Change, Context, Pipeline};
+use crate::resource::{Identity, Origin, Resource, FUNCTION_ANNOTATION, LOCAL_CONFIG};
+use serde_json::Value;
+
+/// One run's admission: what it needs, and what it has found so far.
+pub(super) struct Admitter<'a> {
+    pub pipeline: &'a Pipeline,
+    pub cx: &'a Context,
+    pub options: &'a Options,
+    pub diagnostics: Vec<Diagnostic>,
+    pub changes: Vec<(Identity, Vec<Change>)>,
+}
+
+impl Admitter<'_> {
+    /// Admits every slot into `encoder`, then generates when the mode asks for it.
+    pub fn admit_all(&mut self, intake: &Intake, encoder: &mut Encoder) {
+        for slot in &intake.slots {
+            if slot.passthrough {
+                encoder.push(&slot.value());
+                continue;
+            }
+            let mut resource = slot.resource();
+            if slot.list {
+                self.admit_list_items(&mut resource);
+            } else if !self.pipeline.is_empty() {
+                self.admit_one(&mut resource);
+            }
+            encoder.push(&resource.value);
+        }
+        if matches!(self.options.mode, Mode::Generate | Mode::Krm) {
+            self.generate_all(intake, encoder);
+        }
+    }
+
+    /// A KRM `*List` kept whole: its items are admitted in place.
+    fn admit_list_items(&mut self, list: &mut Resource) {
+        let Some(Value::Array(items)) = list.value.get_mut("items") else {
+            return;
+        };
+        for (i, item) in items.iter_mut().enumerate() {
+            let origin = Origin {
+                list_item: Some(i),
+                ..list.origin.clone()
+            };
+            // Items without an identity were reported when the list was read.
+            let Ok(id) = Identity::of(item) else {
+                continue;
+            };
+            let mut resource = Resource {
+                value: std::mem::take(item),
+                id,
+                origin,
+            };
+            self.admit_one(&mut resource);
+            *item = resource.value;
+        }
+    }
+
+    fn admit_one(&mut self, resource: &mut Resource) {
+        let admission = self.pipeline.admit(resource, self.cx);
+        if self.options.annotate && !admission.changes.is_empty() {
+            let mut rules: Vec<&str> = Vec::new();
+            for change in &admission.changes {
+                if !rules.contains(&change.rule.as_str()) {
+                    rules.push(&change.rule);
+                }
+            }
+            let rules = rules.join(", ");
+            resource.set_annotation(CHANGED_BY_ANNOTATION, rules);
+        }
+        self.diagnostics.extend(admission.diagnostics);
+        if !admission.changes.is_empty() {
+            self.changes.push((resource.id.clone(), admission.changes));
+        }
+    }
+
+    /// Generator inputs become resources, appended in input order, each admitted.
+    /// Without a subcommand (a KRM function) only the functionConfig asks for generation.
+    fn generate_all(&mut self, intake: &Intake, encoder: &mut Encoder) {
+        let mode = self.options.mode;
+        let virtual_items = intake.loader.items.iter().filter(|item| {
+            item.is_generator_input()
+                && (mode == Mode::Generate || item.source == Source::FunctionConfig)
+        });
+        for item in virtual_items {
+            let virtual_resource = &item.resource;
+            let Some(generator) = self
+                .pipeline
+                .generators
+                .iter()
+                .find(|g| g.handles(virtual_resource))
+            else {
+                self.diagnostics.push(
+                    Diagnostic::config(format!(
+                        "no generator found for {} {} (kadmit has no generator for this group and kind)",
+                        virtual_resource.id.api_version(),
+                        virtual_resource.id.kind
+                    ))
+                    .with_resource(&virtual_resource.id)
+                    .with_origin(&virtual_resource.origin),
+                );
+                continue;
+            };
+            match generator.generate(virtual_resource, self.cx) {
+                Ok(values) => {
+                    for (i, value) in values.into_iter().enumerate() {
+                        self.admit_generated(virtual_resource, i, value, encoder);
+                    }
+                }
+                Err(problems) => self.diagnostics.extend(problems),
+            }
+        }
+    }
+
+    fn admit_generated(
+        &mut self,
+        source: &Resource,
+        index: usize,
+        mut value: Value,
+        encoder: &mut Encoder,
+    ) {
+        strip_config_annotations(&mut value);
+        let origin = Origin {
+            list_item: Some(index),
+            ..source.origin.clone()
+        };
+        match Resource::new(value, origin.clone()) {
+            Ok(mut resource) => {
+                self.admit_one(&mut resource);
+                encoder.push(&resource.value);
+            }
+            Err(message) => self.diagnostics.push(
+                Diagnostic::config(format!("generated document {}: {message}", index + 1))
+                    .with_resource(&source.id)
+                    .with_origin(&origin),
+            ),
+        }
+    }
+}
+
+/// Generated objects never inherit the markers that made their input configuration.
+fn strip_config_annotations(value: &mut Value) {
+    if let Some(Value::Object(annotations)) = value.pointer_mut("/metadata/annotations") {
+        annotations.remove(LOCAL_CONFIG);
+        annotations.remove(FUNCTION_ANNOTATION);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn generated_objects_lose_local_config_and_function_markers() {
+        let mut value = json!({"metadata": {"annotations": {
+            "config.kubernetes.io/local-config": "true",
+            "config.kubernetes.io/function": "exec: {path: x}",
+            "team": "a"
+        }}});
+        strip_config_annotations(&mut value);
+        assert_eq!(value, json!({"metadata": {"annotations": {"team": "a"}}}));
+    }
+}

@@ -1,0 +1,383 @@
+//! Reading stdin: documents sorted into resources (kept compactly, in order) and
+//! configuration (handed to the loader), with what resources teach about the cluster
+//! (CRD scopes, Namespaces). A `ResourceList` is taken apart here.
+
+use super::Options;
+use crate::config::{classify, is_crd, Loader, Source};
+use crate::diagnostic::Diagnostic;
+use crate::io::decode::{decode_stream, Document};
+use crate::io::lists::{flatten_document, is_list};
+use crate::io::resource_list;
+use crate::resource::{annotation, Identity, Origin, Resource, FUNCTION_CONFIG, STDIN};
+use crate::scope::{Scope, ScopeTable};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// A document kept between reading and admission, as compact JSON (a parsed tree costs
+/// many times its text; this keeps peak memory near the size of the input).
+pub(super) struct Slot {
+    /// `None` only for a pass-through item that could not be identified (KRM mode keeps it
+    /// to echo the input back unchanged on failure).
+    pub id: Option<Identity>,
+    pub origin: Origin,
+    body: Box<str>,
+    pub passthrough: bool,
+    /// A KRM `*List` item kept whole; its items are admitted one by one.
+    pub list: bool,
+}
+
+impl Slot {
+    fn new(resource: &Resource, passthrough: bool) -> Slot {
+        Slot::of_value(
+            &resource.value,
+            Some(resource.id.clone()),
+            &resource.origin,
+            passthrough,
+        )
+    }
+
+    fn of_value(value: &Value, id: Option<Identity>, origin: &Origin, passthrough: bool) -> Slot {
+        Slot {
+            id,
+            origin: origin.clone(),
+            body: serde_json::to_string(value)
+                .expect("a Value always serializes")
+                .into_boxed_str(),
+            passthrough,
+            list: false,
+        }
+    }
+
+    pub fn value(&self) -> Value {
+        let mut de = serde_json::Deserializer::from_str(&self.body);
+        de.disable_recursion_limit();
+        serde::Deserialize::deserialize(&mut de).expect("kadmit wrote this JSON itself")
+    }
+
+    pub fn resource(&self) -> Resource {
+        Resource {
+            value: self.value(),
+            id: self
+                .id
+                .clone()
+                .expect("only pass-through slots lack an identity"),
+            origin: self.origin.clone(),
+        }
+    }
+}
+
+/// Everything read, sorted into resources and configuration.
+pub(super) struct Intake {
+    /// The input was a `ResourceList`.
+    pub krm: bool,
+    pub slots: Vec<Slot>,
+    pub loader: Loader,
+    pub scopes: ScopeTable,
+    pub namespaces: BTreeMap<String, Value>,
+    /// CustomResourceDefinitions seen in the stream.
+    crds: Vec<Value>,
+    pub diagnostics: Vec<Diagnostic>,
+    /// How many documents stdin held (0 when it could not be read at all).
+    pub documents: usize,
+    /// The `ResourceList`'s functionConfig, echoed back in the answer.
+    pub function_config: Option<Value>,
+    keep_config: bool,
+    config_root: PathBuf,
+}
+
+impl Intake {
+    pub fn new(options: &Options) -> Intake {
+        Intake {
+            krm: false,
+            slots: Vec::new(),
+            loader: Loader::new(options.allow_paths_outside_root),
+            scopes: ScopeTable::default(),
+            namespaces: BTreeMap::new(),
+            crds: Vec::new(),
+            diagnostics: Vec::new(),
+            documents: 0,
+            function_config: None,
+            keep_config: options.keep_config,
+            config_root: options.config_root.clone(),
+        }
+    }
+
+    /// Reads stdin: a lone `ResourceList` makes this a KRM call, anything else is a stream.
+    pub fn read_stdin(&mut self, stdin: &[u8]) {
+        let source: Arc<str> = Arc::from(STDIN);
+        let mut pending_list: Option<Document> = None;
+        decode_stream(stdin, &source, |doc| {
+            let doc = match doc {
+                Ok(doc) => doc,
+                Err(problem) => return self.diagnostics.push(problem),
+            };
+            self.documents += 1;
+            if resource_list::is_resource_list(&doc.value) && self.documents == 1 {
+                pending_list = Some(doc);
+            } else {
+                if let Some(list) = pending_list.take() {
+                    self.accept(list);
+                }
+                self.accept(doc);
+            }
+        });
+        if let Some(list) = pending_list {
+            self.krm = true;
+            self.accept_resource_list(list);
+        }
+        for item in &self.loader.items {
+            learn_context(&item.resource, &mut self.scopes, &mut self.namespaces);
+        }
+    }
+
+    fn accept(&mut self, doc: Document) {
+        if self.krm && is_list(&doc.value) {
+            // A List is one file entry to kpt: keep it whole and admit its items in place.
+            return self.accept_krm_list(doc);
+        }
+        flatten_document(doc, &mut |d| self.accept_one(d));
+    }
+
+    /// Reports a document without identity; in KRM mode it is still echoed on failure.
+    fn reject_unidentified(&mut self, doc: &Document, message: String) {
+        self.diagnostics
+            .push(Diagnostic::input(message).with_origin(&doc.origin));
+        if self.krm {
+            self.slots
+                .push(Slot::of_value(&doc.value, None, &doc.origin, true));
+        }
+    }
+
+    fn accept_krm_list(&mut self, doc: Document) {
+        let id = match Identity::of(&doc.value) {
+            Ok(id) => id,
+            Err(message) => return self.reject_unidentified(&doc, message),
+        };
+        let list = Resource {
+            value: doc.value,
+            id,
+            origin: doc.origin,
+        };
+        if let Some(Value::Array(items)) = list.value.get("items") {
+            for (i, item) in items.iter().enumerate() {
+                let origin = Origin {
+                    list_item: Some(i),
+                    ..list.origin.clone()
+                };
+                match Resource::new(item.clone(), origin.clone()) {
+                    Ok(resource) => self.learn(&resource),
+                    Err(message) => self
+                        .diagnostics
+                        .push(Diagnostic::input(message).with_origin(&origin)),
+                }
+            }
+        }
+        let mut slot = Slot::new(&list, false);
+        slot.list = true;
+        self.slots.push(slot);
+    }
+
+    fn accept_one(&mut self, doc: Document) {
+        let resource = match Identity::of(&doc.value) {
+            Ok(id) => Resource {
+                value: doc.value,
+                id,
+                origin: doc.origin,
+            },
+            Err(message) => return self.reject_unidentified(&doc, message),
+        };
+        self.learn(&resource);
+        if classify(&resource).is_some() {
+            let base = base_dir_of(&resource, &self.config_root);
+            if self.krm || self.keep_config {
+                self.slots.push(Slot::new(&resource, true));
+            }
+            let root = self.config_root.clone();
+            self.loader.add(resource, Source::Stream, &base, &root);
+        } else {
+            self.slots.push(Slot::new(&resource, false));
+        }
+    }
+
+    /// CRDs extend the scope table; Namespaces are kept for namespace selectors.
+    fn learn(&mut self, resource: &Resource) {
+        learn_context(resource, &mut self.scopes, &mut self.namespaces);
+        if is_crd(&resource.id) {
+            self.crds.push(resource.value.clone());
+        }
+    }
+
+    /// KRM mode: items are resources (configuration items pass through untouched), the
+    /// functionConfig is configuration.
+    fn accept_resource_list(&mut self, list: Document) {
+        let origin = list.origin.clone();
+        let rl = match resource_list::unwrap(list.value) {
+            Ok(rl) => rl,
+            Err(message) => {
+                return self
+                    .diagnostics
+                    .push(Diagnostic::input(message).with_origin(&origin))
+            }
+        };
+        for (i, item) in rl.items.into_iter().enumerate() {
+            let item_origin = krm_item_origin(&item, i, &origin);
+            self.accept(Document {
+                value: item,
+                origin: item_origin,
+            });
+        }
+        if let Some(config) = rl.function_config {
+            self.accept_function_config(&config);
+            self.function_config = Some(config);
+        }
+    }
+
+    fn accept_function_config(&mut self, config: &Value) {
+        let origin = Origin {
+            source: Arc::from(FUNCTION_CONFIG),
+            index: 0,
+            line: 0,
+            list_item: None,
+        };
+        let resource = match Resource::new(config.clone(), origin.clone()) {
+            Ok(resource) => resource,
+            Err(message) => {
+                return self.diagnostics.push(
+                    Diagnostic::input(format!("functionConfig: {message}")).with_origin(&origin),
+                )
+            }
+        };
+        if is_function_input(&resource.id) {
+            let has_data = config
+                .get("data")
+                .and_then(Value::as_object)
+                .is_some_and(|m| !m.is_empty());
+            if has_data {
+                self.diagnostics.push(
+                    Diagnostic::warning(format!(
+                        "functionConfig ConfigMap {} is ignored: kadmit reads its configuration from rules, --config and PolicySets",
+                        resource.id.name
+                    ))
+                    .with_origin(&origin),
+                );
+            }
+            return;
+        }
+        // kustomize also hands a generator's functionConfig over as an item: the
+        // functionConfig stands for both.
+        let copy = self
+            .loader
+            .items
+            .iter_mut()
+            .find(|item| item.source == Source::Stream && item.resource.id == resource.id);
+        match copy {
+            Some(item) => item.source = Source::FunctionConfig,
+            None => {
+                let root = self.config_root.clone();
+                self.loader
+                    .add(resource, Source::FunctionConfig, &root, &root);
+            }
+        }
+    }
+
+    /// Custom resources whose CRD kadmit has are not yet checked against it: say so once
+    /// per kind rather than let the user believe they were validated.
+    pub fn unvalidated_custom_resources(&self) -> Vec<Diagnostic> {
+        let crd_kinds: Vec<(String, String)> = self
+            .loader
+            .items
+            .iter()
+            .map(|item| &item.resource.value)
+            .chain(self.crds.iter())
+            .filter_map(|crd| {
+                let spec = crd.get("spec")?;
+                Some((
+                    spec["group"].as_str()?.to_owned(),
+                    spec["names"]["kind"].as_str()?.to_owned(),
+                ))
+            })
+            .collect();
+        let mut warned: Vec<&(String, String)> = Vec::new();
+        let mut out = Vec::new();
+        for slot in &self.slots {
+            let Some(id) = &slot.id else { continue };
+            if let Some(kind) = crd_kinds
+                .iter()
+                .find(|(g, k)| *g == id.group && *k == id.kind)
+            {
+                if !warned.contains(&kind) {
+                    warned.push(kind);
+                    out.push(
+                        Diagnostic::warning(format!(
+                            "{}/{} {} resources are not validated against their CustomResourceDefinition: this kadmit build has no schema engine yet",
+                            kind.0, id.version, kind.1
+                        ))
+                        .with_origin(&slot.origin),
+                    );
+                }
+            }
+        }
+        out
+    }
+}
+
+fn learn_context(
+    resource: &Resource,
+    scopes: &mut ScopeTable,
+    namespaces: &mut BTreeMap<String, Value>,
+) {
+    if is_crd(&resource.id) {
+        let spec = &resource.value["spec"];
+        if let (Some(group), Some(kind)) = (spec["group"].as_str(), spec["names"]["kind"].as_str())
+        {
+            let scope = if spec["scope"].as_str() == Some("Cluster") {
+                Scope::Cluster
+            } else {
+                Scope::Namespaced
+            };
+            scopes.add_custom(group, kind, scope);
+        }
+    } else if resource.id.group.is_empty() && resource.id.kind == "Namespace" {
+        namespaces.insert(resource.id.name.clone(), resource.value.clone());
+    }
+}
+
+/// A kpt item's relative paths resolve against the directory of the file it came from.
+fn base_dir_of(resource: &Resource, root: &Path) -> PathBuf {
+    let path = resource
+        .annotation("internal.config.kubernetes.io/path")
+        .or_else(|| resource.annotation("config.kubernetes.io/path"));
+    match path.and_then(|p| Path::new(p).parent()) {
+        Some(dir) => root.join(dir),
+        None => root.to_path_buf(),
+    }
+}
+
+/// A ConfigMap functionConfig (kpt's `function-input` from `-- k=v`, or `--fn-config` with a
+/// ConfigMap) carries key/value settings, not rules or generator input.
+fn is_function_input(id: &Identity) -> bool {
+    id.group.is_empty() && id.kind == "ConfigMap"
+}
+
+/// kpt and kustomize say where each item lives in the path/index annotations.
+fn krm_item_origin(item: &Value, position: usize, list: &Origin) -> Origin {
+    let path = annotation(item, "internal.config.kubernetes.io/path")
+        .or_else(|| annotation(item, "config.kubernetes.io/path"));
+    let index = annotation(item, "internal.config.kubernetes.io/index")
+        .or_else(|| annotation(item, "config.kubernetes.io/index"))
+        .and_then(|i| i.parse().ok());
+    match path {
+        Some(path) => Origin {
+            source: Arc::from(path),
+            index: index.unwrap_or(0),
+            line: 0,
+            list_item: None,
+        },
+        None => Origin {
+            list_item: Some(position),
+            ..list.clone()
+        },
+    }
+}

@@ -1,0 +1,191 @@
+//! One invocation: read input and configuration, compile the engines, admit every
+//! resource, and produce the output stream, the diagnostics and the exit code.
+
+mod admit;
+mod intake;
+
+use crate::diagnostic::{exit_code, has_errors, Diagnostic, Severity};
+use crate::engines;
+use crate::io::encode::{Encoder, Format};
+use crate::pipeline::{Change, Context, Operation};
+use crate::resource::Identity;
+use admit::Admitter;
+use intake::Intake;
+use serde_json::{json, Value};
+use std::path::PathBuf;
+
+/// The annotation `--annotate` writes: the rules that changed a resource.
+pub const CHANGED_BY_ANNOTATION: &str = "kadmit.dev/changed-by";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    Generate,
+    Transform,
+    /// No subcommand: a KRM function call (stdin must be a ResourceList). The items are
+    /// transformed; a functionConfig that is a generator input is generated from.
+    Krm,
+}
+
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub mode: Mode,
+    /// `None`: a YAML stream, or a ResourceList when the input was one.
+    pub format: Option<Format>,
+    pub config_paths: Vec<PathBuf>,
+    /// The kustomize legacy plugin configuration file (argv[1]).
+    pub plugin_config: Option<PathBuf>,
+    /// Where relative paths in stdin/plugin configuration resolve, and may not escape.
+    pub config_root: PathBuf,
+    pub keep_config: bool,
+    pub namespace: String,
+    pub operation: Operation,
+    pub annotate: bool,
+    pub allow_paths_outside_root: bool,
+    pub cluster_modrules_namespace: String,
+    pub strict: bool,
+}
+
+impl Options {
+    /// The defaults of `kadmit transform`/`generate` with no flags, relative paths
+    /// resolving against the working directory.
+    pub fn new(mode: Mode) -> Options {
+        Options {
+            mode,
+            format: None,
+            config_paths: Vec::new(),
+            plugin_config: None,
+            config_root: std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
+            keep_config: false,
+            namespace: "default".into(),
+            operation: Operation::Create,
+            annotate: false,
+            allow_paths_outside_root: false,
+            cluster_modrules_namespace: "kubemod-system".into(),
+            strict: false,
+        }
+    }
+}
+
+pub struct Outcome {
+    pub stdout: String,
+    pub diagnostics: Vec<Diagnostic>,
+    pub exit_code: i32,
+    /// Per resource: what changed it.
+    pub changes: Vec<(Identity, Vec<Change>)>,
+}
+
+pub fn run(options: Options, stdin: &[u8]) -> Outcome {
+    let mut intake = Intake::new(&options);
+    // Plugin configuration and --config files come first: rules are known before resources.
+    if let Some(path) = &options.plugin_config {
+        intake.loader.load_plugin_config(path, &options.config_root);
+    }
+    for path in &options.config_paths {
+        intake.loader.load_config_path(path);
+    }
+    intake.read_stdin(stdin);
+
+    let (pipeline, compile_problems) = engines::compile(&intake.loader.items, &options);
+    let mut diagnostics = std::mem::take(&mut intake.diagnostics);
+    diagnostics.append(&mut intake.loader.diagnostics);
+    diagnostics.extend(compile_problems);
+    diagnostics.extend(intake.unvalidated_custom_resources());
+
+    let krm = intake.krm;
+    // Without a subcommand, stdin that reads as YAML but is not a ResourceList is an
+    // unsupported operation; stdin that does not read at all is reported as such.
+    if options.mode == Mode::Krm && !krm && (intake.documents > 0 || !has_errors(&diagnostics)) {
+        return not_a_resource_list();
+    }
+    let format = options.format.unwrap_or(if krm {
+        Format::ResourceList
+    } else {
+        Format::Yaml
+    });
+    let cx = Context {
+        scopes: std::mem::take(&mut intake.scopes),
+        namespaces: std::mem::take(&mut intake.namespaces),
+        default_namespace: options.namespace.clone(),
+        operation: options.operation,
+    };
+
+    let mut admitter = Admitter {
+        pipeline: &pipeline,
+        cx: &cx,
+        options: &options,
+        diagnostics,
+        changes: Vec::new(),
+    };
+    let mut encoder = Encoder::new(format);
+    if !has_errors(&admitter.diagnostics) {
+        admitter.admit_all(&intake, &mut encoder);
+    }
+    let Admitter {
+        diagnostics,
+        changes,
+        ..
+    } = admitter;
+
+    let failed = has_errors(&diagnostics);
+    let results: Vec<Value> = diagnostics.iter().map(Diagnostic::to_krm_result).collect();
+    let function_config = intake.function_config.as_ref();
+    let stdout = match (failed, krm) {
+        (false, _) => encoder.finish(function_config, if krm { &results } else { &[] }),
+        // KRM: answer with the items as they came in, untouched, and the results.
+        (true, true) if format == Format::ResourceList => {
+            let mut original = Encoder::new(Format::ResourceList);
+            for slot in &intake.slots {
+                original.push(&slot.value());
+            }
+            original.finish(function_config, &results)
+        }
+        (true, _) => String::new(),
+    };
+    let exit_code = if krm {
+        i32::from(failed)
+    } else {
+        exit_code(&diagnostics)
+    };
+    Outcome {
+        stdout,
+        diagnostics,
+        exit_code,
+        changes,
+    }
+}
+
+/// Exit 127: without a subcommand kadmit only speaks the KRM function protocol.
+fn not_a_resource_list() -> Outcome {
+    Outcome {
+        stdout: String::new(),
+        diagnostics: vec![Diagnostic::input(
+            "no subcommand given and stdin is not a ResourceList: the operation is not supported \
+             (use `kadmit transform` or `kadmit generate`)",
+        )],
+        exit_code: crate::cli::EXIT_UNSUPPORTED,
+        changes: Vec::new(),
+    }
+}
+
+/// The `--report` document.
+pub fn report(outcome: &Outcome) -> Value {
+    json!({
+        "apiVersion": "kadmit.dev/v1alpha1",
+        "kind": "Report",
+        "exitCode": outcome.exit_code,
+        "diagnostics": outcome.diagnostics.iter().map(Diagnostic::to_report).collect::<Vec<_>>(),
+        "changes": outcome.changes.iter().map(|(id, changes)| json!({
+            "resource": {
+                "apiVersion": id.api_version(),
+                "kind": id.kind,
+                "namespace": id.namespace,
+                "name": id.name,
+            },
+            "changes": changes.iter().map(|c| json!({"path": c.path, "rule": c.rule})).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+        "summary": {
+            "errors": outcome.diagnostics.iter().filter(|d| d.severity == Severity::Error).count(),
+            "warnings": outcome.diagnostics.iter().filter(|d| d.severity == Severity::Warning).count(),
+        },
+    })
+}
