@@ -28,16 +28,12 @@ pub struct Composed {
     pub line: usize,
 }
 
-enum Entry {
-    Explicit(String, Value),
-    Merge(Vec<(String, Value)>),
-}
-
 enum Frame {
     Mapping {
         anchor: usize,
-        entries: Vec<Entry>,
-        keys: HashSet<String>,
+        map: Map<String, Value>,
+        /// Keys that came from a merge (`<<`) and that an explicit key may still override.
+        merged: HashSet<String>,
         pending_key: Option<PendingKey>,
     },
     Sequence {
@@ -146,8 +142,8 @@ pub fn compose(text: &str) -> Result<Vec<Composed>, ComposeError> {
                 c.open(
                     Frame::Mapping {
                         anchor,
-                        entries: Vec::new(),
-                        keys: HashSet::new(),
+                        map: Map::new(),
+                        merged: HashSet::new(),
                         pending_key: None,
                     },
                     &mark,
@@ -160,9 +156,7 @@ pub fn compose(text: &str) -> Result<Vec<Composed>, ComposeError> {
                     .ok_or_else(|| err("unbalanced collection", &mark))?;
                 let (anchor, value) = match frame {
                     Frame::Sequence { anchor, items } => (anchor, Value::Array(items)),
-                    Frame::Mapping {
-                        anchor, entries, ..
-                    } => (anchor, Value::Object(build_mapping(entries))),
+                    Frame::Mapping { anchor, map, .. } => (anchor, Value::Object(map)),
                 };
                 if anchor > 0 {
                     c.anchors.insert(anchor, value.clone());
@@ -213,56 +207,45 @@ impl Composer {
                 Ok(())
             }
             Some(Frame::Mapping {
-                entries,
-                keys,
+                map,
+                merged,
                 pending_key,
                 ..
             }) => match pending_key.take() {
                 None => {
-                    if plain && value == Value::String("<<".into()) {
+                    if plain && matches!(&value, Value::String(s) if s == "<<") {
                         *pending_key = Some(PendingKey::Merge);
                     } else {
-                        let key = key_string(&value, mark)?;
-                        if !keys.insert(key.clone()) {
+                        let key = key_string(value, mark)?;
+                        if map.contains_key(&key) && !merged.contains(&key) {
                             return Err(err(format!("duplicate key {key:?}"), mark));
                         }
                         *pending_key = Some(PendingKey::Plain(key));
                     }
                     Ok(())
                 }
+                // An explicit key replaces a merged value where it stands.
                 Some(PendingKey::Plain(key)) => {
-                    entries.push(Entry::Explicit(key, value));
+                    if !merged.is_empty() {
+                        merged.remove(&key);
+                    }
+                    map.insert(key, value);
                     Ok(())
                 }
+                // Merged keys never override keys already there, explicit or merged
+                // earlier: the YAML merge-key spec, first listed mapping wins.
                 Some(PendingKey::Merge) => {
-                    entries.push(Entry::Merge(merge_sources(value, mark)?));
+                    for (k, v) in merge_sources(value, mark)? {
+                        if !map.contains_key(&k) {
+                            merged.insert(k.clone());
+                            map.insert(k, v);
+                        }
+                    }
                     Ok(())
                 }
             },
         }
     }
-}
-
-/// Merged keys never override explicit keys (the YAML merge-key spec) and among several
-/// merged mappings the first one listed wins. Merged keys keep their place and order; an
-/// explicit key given after `<<` replaces the merged value where it stands.
-fn build_mapping(entries: Vec<Entry>) -> Map<String, Value> {
-    let mut map = Map::new();
-    for entry in entries {
-        match entry {
-            Entry::Explicit(k, v) => {
-                map.insert(k, v);
-            }
-            Entry::Merge(pairs) => {
-                for (k, v) in pairs {
-                    if !map.contains_key(&k) {
-                        map.insert(k, v);
-                    }
-                }
-            }
-        }
-    }
-    map
 }
 
 fn merge_sources(value: Value, mark: &Marker) -> Result<Vec<(String, Value)>, ComposeError> {
@@ -289,9 +272,9 @@ fn merge_sources(value: Value, mark: &Marker) -> Result<Vec<(String, Value)>, Co
 }
 
 /// Keys as `sigs.k8s.io/yaml` turns them into JSON object keys.
-fn key_string(value: &Value, mark: &Marker) -> Result<String, ComposeError> {
+fn key_string(value: Value, mark: &Marker) -> Result<String, ComposeError> {
     match value {
-        Value::String(s) => Ok(s.clone()),
+        Value::String(s) => Ok(s),
         Value::Bool(b) => Ok(b.to_string()),
         Value::Number(n) => Ok(n.to_string()),
         Value::Null => Err(err(

@@ -39,6 +39,29 @@ fn go_yaml_float() -> &'static Regex {
 /// `sigs.k8s.io/yaml` hands it to the API server (integral floats become integers, the way
 /// a float64 round-trips through JSON into an unstructured object).
 pub fn resolve_plain(text: &str) -> Resolved {
+    let Some(&first) = text.as_bytes().first() else {
+        return Resolved::Value(Value::Null);
+    };
+    // Only these first bytes can start a non-string; most Kubernetes strings skip all work.
+    if !matches!(
+        first,
+        b'y' | b'Y'
+            | b'n'
+            | b'N'
+            | b'o'
+            | b'O'
+            | b't'
+            | b'T'
+            | b'f'
+            | b'F'
+            | b'~'
+            | b'.'
+            | b'+'
+            | b'-'
+            | b'0'..=b'9'
+    ) {
+        return string(text);
+    }
     if TRUE_FORMS.contains(&text) {
         return Resolved::Value(Value::Bool(true));
     }
@@ -51,7 +74,6 @@ pub fn resolve_plain(text: &str) -> Resolved {
     if NON_FINITE_FORMS.contains(&text) {
         return Resolved::NonFinite;
     }
-    let first = text.as_bytes()[0];
     match first {
         // go-yaml keeps text whose float overflows (`1e400`) as a string.
         b'.' => match text.parse::<f64>() {
@@ -220,7 +242,10 @@ pub fn needs_quotes(s: &str) -> bool {
     }) {
         return true;
     }
-    ambiguous_patterns().is_match(s)
+    // Every ambiguous pattern starts with one of these characters; a string starting with
+    // any other letter cannot match them.
+    let may_be_ambiguous = !first.is_alphabetic() || "yYnNtTfFoO".contains(first);
+    may_be_ambiguous && ambiguous_patterns().is_match(s)
 }
 
 #[cfg(test)]

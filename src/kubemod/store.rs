@@ -7,6 +7,7 @@ use super::patching::calculate_patch;
 use super::rule::{ModRule, RuleType};
 use crate::patch::{self, Op};
 use serde_json::{json, Map, Value};
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 
 pub const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
@@ -103,6 +104,7 @@ impl Store {
                     .filter(|r| r.tier == tier && r.rule_type == RuleType::Patch)
                     .filter(|r| is_match(&r.matches, &view))
                     .collect();
+                drop(view);
                 for rule in matched {
                     any_matched = true;
                     let label = rule.label();
@@ -139,26 +141,34 @@ impl Store {
     /// `<ns>/<name>: "<message>"`, or `<ns>/<name>` without a (renderable) message.
     pub fn rejections(&self, doc: &Value, request: &Request) -> Vec<(String, String)> {
         let candidates = self.candidates(request);
-        let mut working = doc.clone();
+        if !candidates.iter().any(|r| r.rule_type == RuleType::Reject) {
+            return Vec::new();
+        }
+        let mut with_refs;
+        let working = if request.synthetic_refs.is_empty() {
+            doc
+        } else {
+            with_refs = doc.clone();
+            with_refs["syntheticRefs"] = Value::Object(request.synthetic_refs.clone());
+            &with_refs
+        };
+        let view = match_view(working);
         let mut out = Vec::new();
-        with_synthetic_refs(&mut working, &request.synthetic_refs, |working| {
-            let view = match_view(working);
-            for tier in tiers(&candidates) {
-                for rule in candidates
-                    .iter()
-                    .filter(|r| r.tier == tier && r.rule_type == RuleType::Reject)
-                    .filter(|r| is_match(&r.matches, &view))
-                {
-                    let name = rule.qualified_name();
-                    let context = json!({ "Namespace": request.namespace, "Target": &*working });
-                    let message = match rule.reject_message.as_ref().map(|t| t.execute(&context)) {
-                        Some(Ok(text)) => format!("{name}: \"{text}\""),
-                        _ => name,
-                    };
-                    out.push((rule.label(), message));
-                }
+        for tier in tiers(&candidates) {
+            for rule in candidates
+                .iter()
+                .filter(|r| r.tier == tier && r.rule_type == RuleType::Reject)
+                .filter(|r| is_match(&r.matches, &view))
+            {
+                let name = rule.qualified_name();
+                let context = json!({ "Namespace": request.namespace, "Target": working });
+                let message = match rule.reject_message.as_ref().map(|t| t.execute(&context)) {
+                    Some(Ok(text)) => format!("{name}: \"{text}\""),
+                    _ => name,
+                };
+                out.push((rule.label(), message));
             }
-        });
+        }
         out
     }
 }
@@ -167,13 +177,20 @@ fn tiers(rules: &[&ModRule]) -> BTreeSet<i32> {
     rules.iter().map(|r| r.tier).collect()
 }
 
-/// The document as matching sees it: without `metadata.managedFields`.
-fn match_view(doc: &Value) -> Value {
+/// The document as matching sees it: without `metadata.managedFields` (copied only when
+/// there are some to hide).
+fn match_view(doc: &Value) -> Cow<'_, Value> {
+    let has_managed_fields = doc
+        .get("metadata")
+        .is_some_and(|m| m.get("managedFields").is_some());
+    if !has_managed_fields {
+        return Cow::Borrowed(doc);
+    }
     let mut view = doc.clone();
     if let Some(Value::Object(metadata)) = view.get_mut("metadata") {
         metadata.shift_remove("managedFields");
     }
-    view
+    Cow::Owned(view)
 }
 
 /// Runs `f` with `syntheticRefs` present in the document, and removes them afterwards.
