@@ -16,18 +16,6 @@ pub enum Resolved {
     IntegerOverflow,
 }
 
-const TRUE_FORMS: &[&str] = &[
-    "y", "Y", "yes", "Yes", "YES", "on", "On", "ON", "true", "True", "TRUE",
-];
-const FALSE_FORMS: &[&str] = &[
-    "n", "N", "no", "No", "NO", "off", "Off", "OFF", "false", "False", "FALSE",
-];
-const NULL_FORMS: &[&str] = &["", "~", "null", "Null", "NULL"];
-const NON_FINITE_FORMS: &[&str] = &[
-    ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF", ".nan", ".NaN",
-    ".NAN",
-];
-
 fn go_yaml_float() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
@@ -62,17 +50,17 @@ pub fn resolve_plain(text: &str) -> Resolved {
     ) {
         return string(text);
     }
-    if TRUE_FORMS.contains(&text) {
-        return Resolved::Value(Value::Bool(true));
-    }
-    if FALSE_FORMS.contains(&text) {
-        return Resolved::Value(Value::Bool(false));
-    }
-    if NULL_FORMS.contains(&text) {
-        return Resolved::Value(Value::Null);
-    }
-    if NON_FINITE_FORMS.contains(&text) {
-        return Resolved::NonFinite;
+    match text {
+        "y" | "Y" | "yes" | "Yes" | "YES" | "on" | "On" | "ON" | "true" | "True" | "TRUE" => {
+            return Resolved::Value(Value::Bool(true))
+        }
+        "n" | "N" | "no" | "No" | "NO" | "off" | "Off" | "OFF" | "false" | "False" | "FALSE" => {
+            return Resolved::Value(Value::Bool(false))
+        }
+        "~" | "null" | "Null" | "NULL" => return Resolved::Value(Value::Null),
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" | "-.inf" | "-.Inf" | "-.INF"
+        | ".nan" | ".NaN" | ".NAN" => return Resolved::NonFinite,
+        _ => {}
     }
     match first {
         // go-yaml keeps text whose float overflows (`1e400`) as a string.
