@@ -202,7 +202,7 @@ impl<'t> State<'t> {
         let Some(def) = funcs::lookup(name) else {
             return Err(self.errorf(format!(
                 "{} is not a defined function",
-                super::strconv::quote(name, false)
+                crate::golang::strconv::quote(name, false)
             )));
         };
         self.eval_call(dot, def, name, node, args, fin, None)

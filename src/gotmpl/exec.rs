@@ -5,9 +5,9 @@
 use super::funcs::Ctx;
 use super::node::{At, Branch, Node};
 use super::parse::TreeSet;
-use super::strconv::quote;
 use super::value::{Slot, Value};
 use super::{MAX_OUTPUT, MAX_STEPS, MAX_TEMPLATE_DEPTH};
+use crate::golang::strconv::quote;
 
 /// Why a walk stopped early.
 pub(crate) enum Flow {

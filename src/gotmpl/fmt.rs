@@ -3,10 +3,10 @@
 //! flag on the types templates have, including error notations like `%!d(string=x)`.
 //! Output is bounded so that printing a huge value stops instead of growing without end.
 
-use super::fmtfloat::format_float;
-use super::strconv::{can_backquote, quote, quote_rune};
 use super::value::Value;
 use super::MAX_OUTPUT;
+use crate::golang::fmtfloat::format_float;
+use crate::golang::strconv::{can_backquote, quote, quote_rune};
 
 #[derive(Default, Clone, Copy)]
 pub(crate) struct Flags {
@@ -236,7 +236,7 @@ impl Printer {
                 }
                 if self.f.sharp {
                     if let Some(c) =
-                        char::from_u32(u as u32).filter(|c| super::strconv::is_print(*c))
+                        char::from_u32(u as u32).filter(|c| crate::golang::strconv::is_print(*c))
                     {
                         s.push_str(&format!(" '{c}'"));
                     }

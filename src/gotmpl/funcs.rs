@@ -207,7 +207,7 @@ impl Ctx {
         if let Some(re) = self.regexes.get(pattern) {
             return Ok(re.clone());
         }
-        let re = crate::goregex::compile(pattern).map_err(|e| {
+        let re = crate::golang::regexp::compile(pattern).map_err(|e| {
             let detail = e.to_string();
             let last = detail.lines().last().unwrap_or("").trim().to_string();
             format!("error parsing regexp: {last}: `{pattern}`")

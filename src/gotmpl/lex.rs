@@ -2,7 +2,7 @@
 //! with `-` trim markers, comments, newlines allowed inside actions, `break`/`continue`
 //! keywords. It stops after the first error item, as Go's lexer does.
 
-use super::strconv::describe_rune;
+use crate::golang::strconv::{is_print, quote};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum T {
@@ -66,9 +66,9 @@ impl std::fmt::Display for Item {
             t if t.is_keyword() => write!(f, "<{}>", self.val),
             _ if self.val.chars().count() > 10 => {
                 let short: String = self.val.chars().take(10).collect();
-                write!(f, "{}...", super::strconv::quote(&short, false))
+                write!(f, "{}...", quote(&short, false))
             }
-            _ => write!(f, "{}", super::strconv::quote(&self.val, false)),
+            _ => write!(f, "{}", quote(&self.val, false)),
         }
     }
 }
@@ -144,6 +144,15 @@ fn has_left_trim(s: &str) -> bool {
 fn has_right_trim(s: &str) -> bool {
     let b = s.as_bytes();
     b.len() >= 2 && is_space(Some(b[0] as char)) && b[1] == b'-'
+}
+
+/// Go's `%#U` of a rune, as the lexer's errors show it: `U+0023 '#'`.
+fn describe_rune(c: char) -> String {
+    if is_print(c) {
+        format!("U+{:04X} '{c}'", c as u32)
+    } else {
+        format!("U+{:04X}", c as u32)
+    }
 }
 
 impl Lexer<'_> {
@@ -519,18 +528,12 @@ impl Lexer<'_> {
     fn lex_number(&mut self) -> Option<State> {
         if !self.scan_number() {
             let text = self.input[self.start..self.pos].to_string();
-            return self.errorf(format!(
-                "bad number syntax: {}",
-                super::strconv::quote(&text, false)
-            ));
+            return self.errorf(format!("bad number syntax: {}", quote(&text, false)));
         }
         if matches!(self.peek(), Some('+' | '-')) {
             if !self.scan_number() || !self.input[..self.pos].ends_with('i') {
                 let text = self.input[self.start..self.pos].to_string();
-                return self.errorf(format!(
-                    "bad number syntax: {}",
-                    super::strconv::quote(&text, false)
-                ));
+                return self.errorf(format!("bad number syntax: {}", quote(&text, false)));
             }
             self.emit(T::Complex);
         } else {

@@ -113,7 +113,6 @@ mod builtins;
 mod eval;
 mod exec;
 mod fmt;
-mod fmtfloat;
 mod funcs;
 mod hash;
 mod json;
@@ -129,7 +128,6 @@ mod sprig_math;
 mod sprig_paths;
 mod sprig_strings;
 mod sprig_words;
-mod strconv;
 mod value;
 
 #[cfg(test)]

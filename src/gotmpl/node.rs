@@ -2,7 +2,9 @@
 //! back to template text the way Go's `String()` methods do, because execution errors
 //! quote the node they stopped at (`executing "x" at <index .Target 1>: …`).
 
-use super::strconv::{parse_float, parse_int, parse_uint, quote, unquote_char, Unquoted};
+use crate::golang::strconv::{
+    parse_float, parse_int, parse_uint, quote, unquote_char, FloatSyntax, Unquoted,
+};
 use std::fmt::{self, Display, Formatter, Write};
 
 /// A byte offset into the template text.
@@ -105,7 +107,7 @@ impl Number {
         } else if let Some(u) = u {
             n.is_float = true;
             n.float = u as f64;
-        } else if let Some(f) = parse_float(text) {
+        } else if let Some(f) = parse_float(text, FloatSyntax::Literal) {
             if !text.contains(['.', 'e', 'E', 'p', 'P']) {
                 return Err(format!("integer overflow: {text}"));
             }
@@ -228,7 +230,7 @@ impl Display for Node {
             Node::Range(b) => branch(f, "range", b),
             Node::With(b) => branch(f, "with", b),
             Node::Template(_, name, pipe) => {
-                let name = super::strconv::quote(name, false);
+                let name = quote(name, false);
                 match pipe {
                     None => write!(f, "{{{{template {name}}}}}"),
                     Some(p) => write!(f, "{{{{template {name} {p}}}}}"),

@@ -6,8 +6,8 @@
 use super::funcs;
 use super::lex::{lex, Item, T};
 use super::node::{Arg, Branch, Command, Node, Number, Pipe};
-use super::strconv::unquote;
 use super::MAX_NESTING;
+use crate::golang::strconv::{quote, unquote};
 use std::collections::BTreeMap;
 
 /// Every template defined by one text: the top-level one and its `define`s and `block`s.
@@ -176,7 +176,7 @@ impl Parser<'_> {
                 if !is_empty_tree(&list) {
                     return self.errorf(format!(
                         "template: multiple definition of template {}",
-                        super::strconv::quote(&name, false)
+                        quote(&name, false)
                     ));
                 }
             }
@@ -521,7 +521,7 @@ impl Parser<'_> {
                 Arg::Variable(pos, idents)
             }
             Arg::Bool(..) | Arg::String(..) | Arg::Number(..) | Arg::Nil(_) | Arg::Dot(_) => {
-                let shown = super::strconv::quote(&node.to_string(), false);
+                let shown = quote(&node.to_string(), false);
                 return self.errorf(format!("unexpected . after term {shown}"));
             }
             other => Arg::Chain(pos, Box::new(other), fields),
@@ -533,16 +533,10 @@ impl Parser<'_> {
         Ok(Some(match t.typ {
             T::Identifier => {
                 if let Some(reason) = funcs::refusal(&t.val) {
-                    return self.errorf(format!(
-                        "function {} {reason}",
-                        super::strconv::quote(&t.val, false)
-                    ));
+                    return self.errorf(format!("function {} {reason}", quote(&t.val, false)));
                 }
                 if funcs::lookup(&t.val).is_none() {
-                    return self.errorf(format!(
-                        "function {} not defined",
-                        super::strconv::quote(&t.val, false)
-                    ));
+                    return self.errorf(format!("function {} not defined", quote(&t.val, false)));
                 }
                 Arg::Func(t.pos, t.val)
             }
@@ -550,10 +544,7 @@ impl Parser<'_> {
             T::Nil => Arg::Nil(t.pos),
             T::Variable => {
                 if !self.vars.contains(&t.val) {
-                    return self.errorf(format!(
-                        "undefined variable {}",
-                        super::strconv::quote(&t.val, false)
-                    ));
+                    return self.errorf(format!("undefined variable {}", quote(&t.val, false)));
                 }
                 Arg::Variable(t.pos, vec![t.val])
             }

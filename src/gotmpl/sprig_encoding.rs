@@ -2,8 +2,8 @@
 
 use super::funcs::{boxed, f, Args, Ctx, Table, P};
 use super::json::{marshal, unmarshal};
-use super::strconv::{can_backquote, quote};
 use super::value::Value;
+use crate::golang::strconv::{can_backquote, quote};
 
 type Res = Result<Value, String>;
 

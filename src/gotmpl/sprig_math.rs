@@ -5,14 +5,18 @@
 
 use super::fmt::sprint_one;
 use super::funcs::{f, fv, Args, Ctx, Table, P};
-use super::strconv::{parse_float, parse_int};
 use super::value::{Elem, Value};
+use crate::golang::convert::float_to_int;
+use crate::golang::strconv::{atoi, parse_float, parse_int, FloatSyntax};
 use std::rc::Rc;
 
 type Res = Result<Value, String>;
 
 pub(crate) const FUNCS: Table = &[
-    ("atoi", f(&[P::Str], |_, a| Ok(Value::Int(atoi(&a.s(0)))))),
+    (
+        "atoi",
+        f(&[P::Str], |_, a| Ok(Value::Int(atoi(&a.s(0)).unwrap_or(0)))),
+    ),
     (
         "int64",
         f(&[P::Any], |_, a| Ok(Value::Int64(to_i64(&a.v(0))))),
@@ -134,25 +138,12 @@ pub(crate) const FUNCS: Table = &[
     ("divf", fv(&[P::Any], P::Any, |_, a| float_op(a, Op::Div))),
 ];
 
-/// `strconv.Atoi` with the error ignored.
-fn atoi(s: &str) -> i64 {
-    parse_int(s, 10).unwrap_or(0)
-}
-
-/// Go's `int64(f)` on amd64: out-of-range and NaN give the most negative integer.
-fn trunc_f64(f: f64) -> i64 {
-    if f.is_nan() || !(i64::MIN as f64..-(i64::MIN as f64)).contains(&f) {
-        return i64::MIN;
-    }
-    f as i64
-}
-
 /// `cast.ToInt64`.
 pub(crate) fn to_i64(v: &Value) -> i64 {
     match v {
         Value::Int(i) | Value::Int64(i) => *i,
         Value::Uint(u, _) => *u as i64,
-        Value::Float(f) => trunc_f64(*f),
+        Value::Float(f) => float_to_int(*f),
         Value::Str(s) => parse_int(s, 0).unwrap_or(0),
         Value::Bool(b) => i64::from(*b),
         _ => 0,
@@ -174,7 +165,7 @@ pub(crate) fn to_f64(v: &Value) -> f64 {
             match s.parse::<f64>() {
                 Ok(f) if f.is_finite() || special => f,
                 Ok(_) => 0.0,
-                Err(_) => parse_float(s).unwrap_or(0.0),
+                Err(_) => parse_float(s, FloatSyntax::Literal).unwrap_or(0.0),
             }
         }
         Value::Bool(b) => f64::from(u8::from(*b)),

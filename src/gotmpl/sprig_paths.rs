@@ -3,8 +3,8 @@
 //! Sprig's type switch only knows `int64` and strings).
 
 use super::funcs::{f, Table, P};
-use super::strconv::parse_int;
 use super::value::Value;
+use crate::golang::strconv::parse_int;
 
 pub(crate) const FUNCS: Table = &[
     (

@@ -3,8 +3,8 @@
 
 use super::fmt::sprint_one;
 use super::funcs::{f, fv, Args, Ctx, Table, P};
-use super::strconv::quote;
 use super::value::{Elem, Value};
+use crate::golang::strconv::quote;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 

@@ -89,7 +89,9 @@ fn string_field(value: Option<&Value>) -> Result<Option<String>, String> {
         Some(Value::String(s)) => Ok(Some(s.clone())),
         Some(Value::Bool(b)) => Ok(Some(b.to_string())),
         Some(Value::Number(n)) if n.is_i64() || n.is_u64() => Ok(Some(n.to_string())),
-        Some(Value::Number(n)) => Ok(Some(crate::gofmt::format_float(n.as_f64().unwrap_or(0.0)))),
+        Some(Value::Number(n)) => Ok(Some(crate::golang::fmt::format_float(
+            n.as_f64().unwrap_or(0.0),
+        ))),
         Some(other) => Err(format!(
             "must be a string, not {}",
             crate::resource::type_name(other)
@@ -148,7 +150,7 @@ pub fn compile(resource: &Resource) -> Result<ModRule, Vec<Diagnostic>> {
 
     let operations = compile_operations(&spec, &mut check);
     let target_namespace_regex = match string_field(spec.get("targetNamespaceRegex")) {
-        Ok(Some(text)) if !text.is_empty() => match crate::goregex::compile(&text) {
+        Ok(Some(text)) if !text.is_empty() => match crate::golang::regexp::compile(&text) {
             Ok(re) => Some(re),
             Err(e) => {
                 check.fail(
@@ -289,7 +291,7 @@ fn compile_matches(spec: &Value, check: &mut Check) -> Vec<MatchItem> {
             Some(_) => check.fail(field("matchValues"), "must be a list of strings"),
         }
         let match_regex = match string_field(item.get("matchRegex")) {
-            Ok(Some(text)) => match crate::goregex::compile(&text) {
+            Ok(Some(text)) => match crate::golang::regexp::compile(&text) {
                 Ok(re) => Some(re),
                 Err(e) => {
                     check.fail(

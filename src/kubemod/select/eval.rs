@@ -9,9 +9,10 @@
 use serde_json::Value;
 
 use super::ast::{Ambiguous, Entry, Node, Path, Pattern, Plain, Root, Segment};
-use super::gostr::{float_to_int, quote};
 use super::ops;
 use super::value::{Val, View};
+use crate::golang::convert::float_to_int;
+use crate::golang::strconv::{atoi, quote};
 
 /// One wildcard key of a match: an array index or object key, or for `..` the whole
 /// relative path from where the descent started.
@@ -90,7 +91,7 @@ pub(crate) fn eval<'a>(node: &Node, ctx: Ctx<'_, 'a>) -> Result<Val<'a>, String>
                 Pattern::Compiled(re) => re.is_match(&text),
                 Pattern::Dynamic(p) => {
                     let source = eval(p, ctx)?.format();
-                    crate::goregex::compile(&source)
+                    crate::golang::regexp::compile(&source)
                         .map_err(|e| e.to_string())?
                         .is_match(&text)
                 }
@@ -138,7 +139,7 @@ pub(crate) fn select_key(keys: &[KeyItem]) -> String {
         };
         for part in parts {
             out.push('[');
-            out.push_str(&quote(part));
+            out.push_str(&quote(part, false));
             out.push(']');
         }
     }
@@ -189,12 +190,10 @@ fn variable<'a>(keys: &[Node], ctx: Ctx<'_, 'a>) -> Result<Val<'a>, String> {
     for (i, k) in keys.iter().enumerate() {
         v = match v {
             Some(Value::Object(map)) => map.get(k),
-            Some(Value::Array(items)) => {
-                match super::gostr::atoi(k).and_then(|n| usize::try_from(n).ok()) {
-                    Some(n) if n < items.len() => items.get(n),
-                    _ => return Err(format!("unknown parameter {}", keys[..=i].join("."))),
-                }
-            }
+            Some(Value::Array(items)) => match atoi(k).and_then(|n| usize::try_from(n).ok()) {
+                Some(n) if n < items.len() => items.get(n),
+                _ => return Err(format!("unknown parameter {}", keys[..=i].join("."))),
+            },
             _ => return Err(format!("unknown parameter {}", keys[..=i].join("."))),
         };
     }

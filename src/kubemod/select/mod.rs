@@ -50,7 +50,6 @@
 mod ast;
 mod date;
 mod eval;
-mod gostr;
 mod lexer;
 mod ops;
 mod parse_path;

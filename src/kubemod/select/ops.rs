@@ -10,8 +10,8 @@ use std::cmp::Ordering;
 
 use super::ast::{Func, InfixOp, PrefixOp};
 use super::date;
-use super::gostr::{float_to_int, float_to_uint};
 use super::value::{deep_equal, Val, View};
+use crate::golang::convert::{float_to_int, float_to_uint};
 
 type R<'a> = Result<Val<'a>, String>;
 

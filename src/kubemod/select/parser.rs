@@ -15,10 +15,10 @@
 
 use super::ast::{Entry, Func, InfixOp, Node, Pattern, PrefixOp, Root};
 use super::eval::eval_detached;
-use super::gostr;
 use super::lexer::{Lexer, Tok, Token};
 use super::value::Val;
 use super::Dialect;
+use crate::golang::strconv::{atoi, parse_float, unquote, FloatSyntax};
 
 /// Maximum nesting of the parser and of the compiled tree.
 pub(crate) const MAX_DEPTH: usize = 100;
@@ -218,7 +218,7 @@ impl<'s> Parser<'s> {
             BinKind::Regex { negate } => {
                 let pattern = match b.node {
                     Node::Const(v) => Pattern::Compiled(
-                        crate::goregex::compile(&v.format())
+                        crate::golang::regexp::compile(&v.format())
                             .map_err(|e| fail(format!("invalid regular expression: {e}")))?,
                     ),
                     other => Pattern::Dynamic(Box::new(other)),
@@ -374,7 +374,7 @@ impl<'s> Parser<'s> {
         let parsed = match token.tok {
             Tok::Int | Tok::Float => {
                 let text = self.text(token);
-                let n = gostr::parse_float(text).ok_or_else(|| {
+                let n = parse_float(text, FloatSyntax::Text).ok_or_else(|| {
                     self.error(format!(
                         "strconv.ParseFloat: parsing {text:?}: invalid syntax"
                     ))
@@ -382,8 +382,8 @@ impl<'s> Parser<'s> {
                 Parsed::leaf(Node::Const(Val::Num(n)))
             }
             Tok::Str | Tok::RawStr | Tok::Char => {
-                let s = gostr::unquote(self.text(token))
-                    .map_err(|e| self.error(format!("could not parse string: {e}")))?;
+                let s = unquote(self.text(token))
+                    .ok_or_else(|| self.error("could not parse string: invalid syntax"))?;
                 Parsed::leaf(Node::Const(Val::Str(s)))
             }
             Tok::Punct('-') => self.parse_prefix(PrefixOp::Neg)?,
@@ -577,7 +577,7 @@ impl<'s> Parser<'s> {
             return Ok(Parsed::leaf(Node::Placeholder(None)));
         }
         let text = self.text(token);
-        let n = gostr::atoi(text)
+        let n = atoi(text)
             .and_then(|n| usize::try_from(n).ok())
             .ok_or_else(|| self.error(format!("strconv.Atoi: parsing {text:?}: invalid syntax")))?;
         Ok(Parsed::leaf(Node::Placeholder(Some(n))))

@@ -11,7 +11,8 @@ use serde_json::Value;
 use super::ast::Node;
 use super::eval::{eval, Ctx};
 use super::value::Val;
-use super::{gostr, parser, Dialect, SelectError};
+use super::{parser, Dialect, SelectError};
+use crate::golang::strconv::atoi;
 
 /// A compiled patch select (`{#: <select>}`).
 #[derive(Debug)]
@@ -89,7 +90,7 @@ pub fn key_parts(select_key: &str) -> Vec<KeyPart> {
         .captures_iter(select_key)
         .map(|c| {
             let part = &c[1];
-            gostr::atoi(part).map_or_else(|| KeyPart::Key(part.to_string()), KeyPart::Index)
+            atoi(part).map_or_else(|| KeyPart::Key(part.to_string()), KeyPart::Index)
         })
         .collect()
 }

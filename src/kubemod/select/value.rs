@@ -7,8 +7,8 @@
 use serde_json::{Map, Value};
 
 use super::date::GoTime;
-use super::gostr;
-use crate::gofmt::{format_float, format_value};
+use crate::golang::fmt::{format_float, format_value};
+use crate::golang::strconv::{parse_float, FloatSyntax};
 
 /// A value produced by a select expression (the public `Outcome`).
 #[derive(Clone, Debug)]
@@ -188,7 +188,7 @@ impl<'a> Val<'a> {
             View::Num(f) => Some(f),
             View::Int(i) => Some(i as f64),
             View::Undefined => Some(f64::NAN),
-            View::Str(s) => gostr::parse_float(s),
+            View::Str(s) => parse_float(s, FloatSyntax::Text),
             _ => None,
         }
     }

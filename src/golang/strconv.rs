@@ -1,7 +1,8 @@
-//! The parts of Go's `strconv` the engine needs: number literals (`ParseInt`/`ParseUint`
-//! with base prefixes and `_` separators, `ParseFloat`), string and character literals
-//! (`Unquote`, `UnquoteChar`) and quoting (`Quote`, `QuoteToASCII`, `QuoteRune`) with
-//! Go's idea of a printable rune.
+//! The parts of Go's `strconv` that the template engine and the select language need:
+//! numbers (`ParseInt`/`ParseUint` with base prefixes and `_` separators, `Atoi`,
+//! `ParseFloat`), string and character literals (`Unquote`, `UnquoteChar`) and quoting
+//! (`Quote`, `QuoteToASCII`, `QuoteRune`, `CanBackquote`) with Go's idea of a printable
+//! rune.
 
 /// `strconv.ParseUint(s, base, 64)`; base 0 reads a `0x`, `0o`, `0b` or `0` prefix and
 /// allows `_` between digits. `None` on a syntax or range error.
@@ -71,6 +72,11 @@ pub(crate) fn parse_int(s: &str, base: u32) -> Option<i64> {
     }
 }
 
+/// `strconv.Atoi`: optional sign, decimal digits, fits in 64 bits.
+pub(crate) fn atoi(s: &str) -> Option<i64> {
+    parse_int(s, 10)
+}
+
 /// Go's rule for `_` in number literals: only between digits, or after a base prefix.
 fn underscore_ok(s: &str) -> bool {
     let mut s = s.as_bytes();
@@ -105,12 +111,23 @@ fn underscore_ok(s: &str) -> bool {
     saw != b'_'
 }
 
-/// `strconv.ParseFloat(s, 64)` for the literal forms the lexer produces: decimal,
-/// hexadecimal with a `p` exponent, `_` separators. Out-of-range values are errors.
-pub(crate) fn parse_float(s: &str) -> Option<f64> {
+/// Which spellings [`parse_float`] accepts besides plain decimal and `0x…p…` hexadecimal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FloatSyntax {
+    /// A number literal in Go source (the template lexer): `_` may separate digits;
+    /// `Inf` and `NaN` are identifiers, not numbers.
+    Literal,
+    /// Text handed to `ParseFloat` at run time (the select language): `Inf`,
+    /// `Infinity` (either signed) and an unsigned `NaN`, any case; no `_`.
+    Text,
+}
+
+/// `strconv.ParseFloat(s, 64)`: `None` where Go returns an error, including a finite
+/// literal that overflows to ±Inf.
+pub(crate) fn parse_float(s: &str, syntax: FloatSyntax) -> Option<f64> {
     let cleaned: String;
     let mut text = s;
-    if s.contains('_') {
+    if syntax == FloatSyntax::Literal && s.contains('_') {
         if !underscore_ok(s) {
             return None;
         }
@@ -122,24 +139,42 @@ pub(crate) fn parse_float(s: &str) -> Option<f64> {
         Some(b'-') => (true, &text[1..]),
         _ => (false, text),
     };
-    if body.len() > 2 && body.as_bytes()[0] == b'0' && body.as_bytes()[1] | 0x20 == b'x' {
-        let f = parse_hex_float(&body[2..])?;
-        return Some(if neg { -f } else { f });
+    if syntax == FloatSyntax::Text {
+        let lower = body.to_ascii_lowercase();
+        if lower == "inf" || lower == "infinity" {
+            return Some(if neg {
+                f64::NEG_INFINITY
+            } else {
+                f64::INFINITY
+            });
+        }
+        if lower == "nan" {
+            return (body.len() == text.len()).then_some(f64::NAN);
+        }
     }
-    if body.is_empty()
-        || !body
-            .bytes()
-            .all(|c| c.is_ascii_digit() || b".eE+-".contains(&c))
-    {
+    let bytes = body.as_bytes();
+    let magnitude = if bytes.len() > 2 && bytes[0] == b'0' && bytes[1] | 0x20 == b'x' {
+        parse_hex_float(&body[2..])?
+    } else {
+        let decimal = bytes
+            .first()
+            .is_some_and(|&c| c.is_ascii_digit() || c == b'.')
+            && bytes
+                .iter()
+                .all(|&c| c.is_ascii_digit() || b".eE+-".contains(&c));
+        if !decimal {
+            return None;
+        }
+        body.parse::<f64>().ok()?
+    };
+    if magnitude.is_infinite() {
         return None;
     }
-    let f: f64 = text.parse().ok()?;
-    if f.is_infinite() {
-        return None;
-    }
-    Some(f)
+    Some(if neg { -magnitude } else { magnitude })
 }
 
+/// The part after `0x` of a Go hexadecimal float: hex digits with at most one point,
+/// and a mandatory `p` exponent. `None` unless the value is finite.
 fn parse_hex_float(s: &str) -> Option<f64> {
     let p = s.find(['p', 'P'])?;
     let (mant, exp) = (&s[..p], &s[p + 1..]);
@@ -160,19 +195,19 @@ fn parse_hex_float(s: &str) -> Option<f64> {
         any = true;
         value = value * 16.0 + f64::from(d);
         if seen_dot {
-            frac_digits += 1;
+            frac_digits = frac_digits.saturating_add(1);
         }
     }
     if !any {
         return None;
     }
-    let f = value * 2f64.powi(exp - 4 * frac_digits);
+    let f = value * 2f64.powi(exp.saturating_sub(frac_digits.saturating_mul(4)));
     f.is_finite().then_some(f)
 }
 
 /// `strconv.UnquoteChar`: decodes the first character or escape of `s` inside a literal
-/// quoted by `quote`; returns the character (or raw byte for `\x`/octal in strings)
-/// and the rest of the input.
+/// quoted by `quote`; returns the character (a raw byte for `\x` and octal escapes, as
+/// Go's `multibyte == false`) and the rest of the input.
 pub(crate) fn unquote_char(s: &str, quote: char) -> Option<(Unquoted, &str)> {
     let mut chars = s.chars();
     let c = chars.next()?;
@@ -240,46 +275,47 @@ pub(crate) enum Unquoted {
 }
 
 /// `strconv.Unquote` of a `"…"`, `` `…` `` or `'…'` literal. Bytes that do not form
-/// UTF-8 (from `\x` escapes) are replaced by U+FFFD.
+/// UTF-8 (from `\x` or octal escapes in a string) are replaced by U+FFFD. In a `'…'`
+/// literal such an escape is read as the rune it names (`'\xe9'` is "é"), where Go keeps
+/// the lone byte, which a Rust string cannot hold.
 pub(crate) fn unquote(s: &str) -> Option<String> {
     let quote = s.chars().next()?;
-    if s.len() < 2 || !s.ends_with(quote) {
+    if !matches!(quote, '"' | '\'' | '`') || s.len() < 2 || !s.ends_with(quote) {
         return None;
     }
     let body = &s[1..s.len() - 1];
-    match quote {
-        '`' => {
-            if body.contains('`') {
-                return None;
-            }
-            Some(body.replace('\r', ""))
+    if quote == '`' {
+        if body.contains('`') {
+            return None;
         }
-        '"' | '\'' => {
-            if body.contains('\n') {
-                return None;
-            }
-            let mut bytes = Vec::with_capacity(body.len());
-            let mut rest = body;
-            let mut count = 0;
-            while !rest.is_empty() {
-                let (u, tail) = unquote_char(rest, quote)?;
-                match u {
-                    Unquoted::Char(c) => {
-                        let mut buf = [0u8; 4];
-                        bytes.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
-                    }
-                    Unquoted::Byte(b) => bytes.push(b),
-                }
-                rest = tail;
-                count += 1;
-            }
-            if quote == '\'' && count != 1 {
-                return None;
-            }
-            Some(String::from_utf8_lossy(&bytes).into_owned())
-        }
-        _ => None,
+        return Some(body.replace('\r', ""));
     }
+    if body.contains('\n') {
+        return None;
+    }
+    let mut bytes = Vec::with_capacity(body.len());
+    let mut rest = body;
+    let mut count = 0;
+    while !rest.is_empty() {
+        let (u, tail) = unquote_char(rest, quote)?;
+        let c = match u {
+            Unquoted::Byte(b) if quote == '"' => {
+                bytes.push(b);
+                None
+            }
+            Unquoted::Byte(b) => Some(char::from(b)),
+            Unquoted::Char(c) => Some(c),
+        };
+        if let Some(c) = c {
+            bytes.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+        }
+        rest = tail;
+        count += 1;
+    }
+    if quote == '\'' && count != 1 {
+        return None;
+    }
+    Some(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 /// Go's `unicode.IsPrint`, approximated: letters, marks, numbers, punctuation and
@@ -357,18 +393,10 @@ pub(crate) fn can_backquote(s: &str) -> bool {
         .all(|c| c != '`' && c != '\u{FEFF}' && (c == '\t' || !(c < ' ' || c == '\u{7f}')))
 }
 
-/// Go's `%#U`-style description of a rune, as the lexer uses in its errors.
-pub(crate) fn describe_rune(c: char) -> String {
-    if is_print(c) {
-        format!("U+{:04X} '{c}'", c as u32)
-    } else {
-        format!("U+{:04X}", c as u32)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use FloatSyntax::{Literal, Text};
 
     #[test]
     fn integers_like_go() {
@@ -387,40 +415,161 @@ mod tests {
     }
 
     #[test]
+    fn atoi_like_go() {
+        assert_eq!(atoi("12"), Some(12));
+        assert_eq!(atoi("+5"), Some(5));
+        assert_eq!(atoi("-5"), Some(-5));
+        assert_eq!(atoi("007"), Some(7));
+        assert_eq!(atoi("-9223372036854775808"), Some(i64::MIN));
+        assert_eq!(atoi("99999999999999999999"), None);
+        assert_eq!(atoi("1a"), None);
+        assert_eq!(atoi("0x1"), None);
+        assert_eq!(atoi("1_0"), None);
+        assert_eq!(atoi("+-5"), None);
+        assert_eq!(atoi("-"), None);
+        assert_eq!(atoi(""), None);
+    }
+
+    #[test]
     fn floats_like_go() {
-        assert_eq!(parse_float("1.5"), Some(1.5));
-        assert_eq!(parse_float(".5"), Some(0.5));
-        assert_eq!(parse_float("1e3"), Some(1000.0));
-        assert_eq!(parse_float("0x1p-2"), Some(0.25));
-        assert_eq!(parse_float("0x1.8p1"), Some(3.0));
-        assert_eq!(parse_float("1e400"), None);
-        assert_eq!(parse_float("1_000.5"), Some(1000.5));
-        assert_eq!(parse_float("abc"), None);
+        for syntax in [Literal, Text] {
+            assert_eq!(parse_float("80", syntax), Some(80.0));
+            assert_eq!(parse_float("1.5", syntax), Some(1.5));
+            assert_eq!(parse_float(".5", syntax), Some(0.5));
+            assert_eq!(parse_float("-2.", syntax), Some(-2.0));
+            assert_eq!(parse_float("1e3", syntax), Some(1000.0));
+            assert_eq!(parse_float("+1E-3", syntax), Some(0.001));
+            assert_eq!(parse_float("0x1p-2", syntax), Some(0.25));
+            assert_eq!(parse_float("0x1.8p1", syntax), Some(3.0));
+            assert_eq!(parse_float("-0X1P4", syntax), Some(-16.0));
+            assert!(parse_float("-0", syntax).is_some_and(|f| f == 0.0 && f.is_sign_negative()));
+            for bad in [
+                "", "-", "abc", " 1", "1 ", "--1", "+-1", "e5", "0x", "0x10", "0x.p1",
+            ] {
+                assert_eq!(parse_float(bad, syntax), None, "{bad:?}");
+            }
+            for overflow in ["1e400", "-1e400", "0x1p1024"] {
+                assert_eq!(parse_float(overflow, syntax), None, "{overflow:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn float_literals_take_separators_not_infinities() {
+        assert_eq!(parse_float("1_000.5", Literal), Some(1000.5));
+        assert_eq!(parse_float("0x_1p4", Literal), Some(16.0));
+        assert_eq!(parse_float("1__0", Literal), None);
+        assert_eq!(parse_float("1_", Literal), None);
+        for special in ["Inf", "-Inf", "+Infinity", "NaN"] {
+            assert_eq!(parse_float(special, Literal), None, "{special}");
+        }
+    }
+
+    #[test]
+    fn float_text_takes_infinities_not_separators() {
+        assert_eq!(parse_float("-Inf", Text), Some(f64::NEG_INFINITY));
+        assert_eq!(parse_float("+infinity", Text), Some(f64::INFINITY));
+        assert!(parse_float("NaN", Text).is_some_and(f64::is_nan));
+        assert!(parse_float("nan", Text).is_some_and(f64::is_nan));
+        assert_eq!(parse_float("+NaN", Text), None);
+        assert_eq!(parse_float("1_0", Text), None);
+        assert_eq!(parse_float("0x1_0p0", Text), None);
     }
 
     #[test]
     fn unquoting_like_go() {
         assert_eq!(unquote(r#""a\tb\"c""#).as_deref(), Some("a\tb\"c"));
+        assert_eq!(unquote(r#""a\"b\\c\n""#).as_deref(), Some("a\"b\\c\n"));
+        assert_eq!(
+            unquote(r#""nginx:1\\.14""#).as_deref(),
+            Some("nginx:1\\.14")
+        );
         assert_eq!(unquote(r#""\u00e9\x41\101""#).as_deref(), Some("éAA"));
+        assert_eq!(unquote(r#""\x41\101\u00e9""#).as_deref(), Some("AAé"));
+        assert_eq!(
+            unquote(r#""\xe9\351""#).as_deref(),
+            Some("\u{FFFD}\u{FFFD}")
+        );
+        assert_eq!(unquote(r#""\xc3\xa9""#).as_deref(), Some("é"));
         assert_eq!(unquote("`raw\\n`").as_deref(), Some("raw\\n"));
-        assert_eq!(unquote(r#""bad\q""#), None);
-        assert_eq!(unquote(r#""it\'s""#), None);
+        assert_eq!(unquote("`a\r\nb`").as_deref(), Some("a\nb"));
         assert_eq!(unquote("'a'").as_deref(), Some("a"));
+        assert_eq!(unquote(r"'\xe9'").as_deref(), Some("é"));
+        assert_eq!(unquote(r"'\351'").as_deref(), Some("é"));
+        assert_eq!(unquote(r"'\''").as_deref(), Some("'"));
+        for bad in [
+            r#""bad\q""#,
+            r#""it\'s""#,
+            r#""\'""#,
+            "'nginx'",
+            "''",
+            "\"open",
+            "\"a\nb\"",
+            "`a`b`",
+            "\"",
+            "",
+            "éaé",
+            r#""\400""#,
+            r#""\x4""#,
+            r#""\u+041""#,
+        ] {
+            assert_eq!(unquote(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn unquoting_one_char_like_go() {
         assert_eq!(
             unquote_char("\\n'", '\''),
             Some((Unquoted::Char('\n'), "'"))
         );
+        assert_eq!(
+            unquote_char(r"\xe9'", '\''),
+            Some((Unquoted::Byte(0xe9), "'"))
+        );
+        assert_eq!(
+            unquote_char(r"\101x", '"'),
+            Some((Unquoted::Byte(b'A'), "x"))
+        );
+        assert_eq!(
+            unquote_char(r"\U0001F600", '"'),
+            Some((Unquoted::Char('\u{1F600}'), ""))
+        );
+        assert_eq!(unquote_char(r"\ud800", '"'), None);
+        assert_eq!(unquote_char("'", '\''), None);
+        assert_eq!(unquote_char("'", '"'), Some((Unquoted::Char('\''), "")));
     }
 
     #[test]
     fn quoting_like_go() {
+        assert_eq!(quote("a", false), "\"a\"");
         assert_eq!(quote("a\"b\\c\n\u{1}é", false), r#""a\"b\\c\n\x01é""#);
+        assert_eq!(quote("t\tx\u{7f}\u{85}", false), r#""t\tx\x7f\u0085""#);
+        assert_eq!(
+            quote("\u{a0}\u{200b}\u{2028}", false),
+            r#""\u00a0\u200b\u2028""#
+        );
+        assert_eq!(quote("\u{F0000}", false), r#""\U000f0000""#);
         assert_eq!(quote("é☺", true), r#""\u00e9\u263a""#);
         assert_eq!(quote("\u{1F600}", true), r#""\U0001f600""#);
         assert_eq!(quote_rune(97, false), "'a'");
         assert_eq!(quote_rune('\'' as i64, false), r"'\''");
-        assert_eq!(describe_rune('#'), "U+0023 '#'");
-        assert!(!is_print('\u{a0}'));
-        assert!(is_print('é'));
+        assert_eq!(quote_rune(-1, false), "'�'");
+        assert!(can_backquote("a\tb\"c"));
+        assert!(!can_backquote("a`b"));
+        assert!(!can_backquote("a\nb"));
+    }
+
+    #[test]
+    fn printable_like_go() {
+        for c in [' ', 'a', '~', 'é', '☺', '\u{1F600}'] {
+            assert!(is_print(c), "{c:?}");
+        }
+        for c in [
+            '\t', '\u{7f}', '\u{85}', '\u{a0}', '\u{ad}', '\u{2028}', '\u{feff}', '\u{e000}',
+            '\u{fffe}',
+        ] {
+            assert!(!is_print(c), "{c:?}");
+        }
     }
 }

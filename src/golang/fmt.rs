@@ -6,34 +6,7 @@ use serde_json::Value;
 /// `%v` of a float64: `strconv.FormatFloat(f, 'g', -1, 64)`, shortest round-trip digits,
 /// exponent form when the decimal exponent is below -4 or at least 6 (`1e+06`).
 pub fn format_float(f: f64) -> String {
-    if f.is_nan() {
-        return "NaN".into();
-    }
-    if f.is_infinite() {
-        return if f > 0.0 {
-            "+Inf".into()
-        } else {
-            "-Inf".into()
-        };
-    }
-    if f == 0.0 {
-        return if f.is_sign_negative() {
-            "-0".into()
-        } else {
-            "0".into()
-        };
-    }
-    let scientific = format!("{f:e}");
-    let (mantissa, exponent) = scientific
-        .split_once('e')
-        .expect("LowerExp always has an exponent");
-    let exponent: i32 = exponent.parse().expect("LowerExp exponent is an integer");
-    if !(-4..6).contains(&exponent) {
-        let sign = if exponent < 0 { '-' } else { '+' };
-        format!("{mantissa}e{sign}{:02}", exponent.abs())
-    } else {
-        format!("{f}")
-    }
+    super::fmtfloat::format_float(f, 'g', -1)
 }
 
 /// `%v` of a JSON value as Go holds it after `encoding/json`: maps print as
