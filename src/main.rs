@@ -36,14 +36,14 @@ fn main() -> ExitCode {
             if infer_mode_from_stdin && stdin.iter().all(u8::is_ascii_whitespace) {
                 options.mode = run::Mode::Generate;
             }
-            execute(options, report, &stdin)
+            execute(options, report, stdin)
         }
     };
     ExitCode::from(u8::try_from(code).unwrap_or(2))
 }
 
-fn execute(options: run::Options, report: Option<std::path::PathBuf>, stdin: &[u8]) -> i32 {
-    let outcome = run::run(options, stdin);
+fn execute(options: run::Options, report: Option<std::path::PathBuf>, stdin: Vec<u8>) -> i32 {
+    let outcome = run::run_owned(options, stdin);
     for diagnostic in &outcome.diagnostics {
         eprintln!("{diagnostic}");
     }

@@ -23,7 +23,13 @@ pub struct Encoder {
 
 impl Encoder {
     pub fn new(format: Format) -> Encoder {
-        let mut out = String::new();
+        Encoder::with_capacity(format, 0)
+    }
+
+    /// An encoder whose buffer is sized once for about `capacity` bytes of output (growing a
+    /// large buffer by copying keeps the old copies resident).
+    pub fn with_capacity(format: Format, capacity: usize) -> Encoder {
+        let mut out = String::with_capacity(capacity);
         match format {
             Format::Yaml => {}
             Format::Json => {

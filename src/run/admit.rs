@@ -1,7 +1,7 @@
 //! Admission of everything read: each resource through the pipeline in input order, then
 //! (in `generate`) each generator input turned into resources that are admitted too.
 
-use super::intake::Intake;
+use super::intake::{Intake, Slot};
 use super::{Mode, Options, CHANGED_BY_ANNOTATION};
 use crate::config::Source;
 use crate::diagnostic::Diagnostic;
@@ -20,24 +20,35 @@ pub(super) struct Admitter<'a> {
 }
 
 impl Admitter<'_> {
-    /// Admits every slot into `encoder`, then generates when the mode asks for it.
-    pub fn admit_all(&mut self, intake: &Intake, encoder: &mut Encoder) {
-        for slot in &intake.slots {
-            if slot.passthrough {
-                encoder.push(&slot.value());
-                continue;
+    /// Admits every slot into `encoder`, then generates when the mode asks for it. Unless
+    /// `keep_input` (a KRM failure echoes the input), each stored document is freed as soon
+    /// as it is written, so the input and the output are not both held in full.
+    pub fn admit_all(&mut self, intake: &mut Intake, encoder: &mut Encoder, keep_input: bool) {
+        if keep_input {
+            for slot in &intake.slots {
+                self.admit_slot(slot, encoder);
             }
-            let mut resource = slot.resource();
-            if slot.list {
-                self.admit_list_items(&mut resource);
-            } else if !self.pipeline.is_empty() {
-                self.admit_one(&mut resource);
+        } else {
+            for slot in std::mem::take(&mut intake.slots) {
+                self.admit_slot(&slot, encoder);
             }
-            encoder.push(&resource.value);
         }
         if matches!(self.options.mode, Mode::Generate | Mode::Krm) {
             self.generate_all(intake, encoder);
         }
+    }
+
+    fn admit_slot(&mut self, slot: &Slot, encoder: &mut Encoder) {
+        if slot.passthrough {
+            return encoder.push(&slot.value());
+        }
+        let mut resource = slot.resource();
+        if slot.list {
+            self.admit_list_items(&mut resource);
+        } else if !self.pipeline.is_empty() {
+            self.admit_one(&mut resource);
+        }
+        encoder.push(&resource.value);
     }
 
     /// A KRM `*List` kept whole: its items are admitted in place.

@@ -12,6 +12,7 @@ use crate::resource::Identity;
 use admit::Admitter;
 use intake::Intake;
 use serde_json::{json, Value};
+use std::borrow::Cow;
 use std::path::PathBuf;
 
 /// The annotation `--annotate` writes: the rules that changed a resource.
@@ -75,6 +76,16 @@ pub struct Outcome {
 }
 
 pub fn run(options: Options, stdin: &[u8]) -> Outcome {
+    run_input(options, Cow::Borrowed(stdin))
+}
+
+/// [`run`], freeing the input as soon as it has been read (the binary's path: peak memory
+/// stays near the size of the input instead of input plus output).
+pub fn run_owned(options: Options, stdin: Vec<u8>) -> Outcome {
+    run_input(options, Cow::Owned(stdin))
+}
+
+fn run_input(options: Options, stdin: Cow<'_, [u8]>) -> Outcome {
     let mut intake = Intake::new(&options);
     // Plugin configuration and --config files come first: rules are known before resources.
     if let Some(path) = &options.plugin_config {
@@ -83,7 +94,9 @@ pub fn run(options: Options, stdin: &[u8]) -> Outcome {
     for path in &options.config_paths {
         intake.loader.load_config_path(path);
     }
-    intake.read_stdin(stdin);
+    intake.read_stdin(&stdin);
+    let input_len = stdin.len();
+    drop(stdin);
 
     let (pipeline, compile_problems) = engines::compile(&intake.loader.items, &options);
     let mut diagnostics = std::mem::take(&mut intake.diagnostics);
@@ -116,9 +129,9 @@ pub fn run(options: Options, stdin: &[u8]) -> Outcome {
         diagnostics,
         changes: Vec::new(),
     };
-    let mut encoder = Encoder::new(format);
+    let mut encoder = Encoder::with_capacity(format, input_len + input_len / 8);
     if !has_errors(&admitter.diagnostics) {
-        admitter.admit_all(&intake, &mut encoder);
+        admitter.admit_all(&mut intake, &mut encoder, krm);
     }
     let Admitter {
         diagnostics,
