@@ -222,13 +222,22 @@ pub fn needs_quotes(s: &str) -> bool {
     if first.is_whitespace() || last.is_whitespace() || last == ':' {
         return true;
     }
-    if s.contains(": ") || s.contains(" #") || s.contains(":\t") || s.contains("\t#") {
-        return true;
-    }
-    if s.chars().any(|c| {
-        c.is_control() || c == '\u{feff}' || c == '\u{85}' || c == '\u{2028}' || c == '\u{2029}'
-    }) {
-        return true;
+    // One pass: `: ` and ` #` (with tabs too) break plain scalars; control characters and
+    // Unicode line breaks cannot be written plain.
+    let bytes = s.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        let breaks = match b {
+            b':' => matches!(bytes.get(i + 1), Some(b' ' | b'\t')),
+            b'#' => i > 0 && matches!(bytes[i - 1], b' ' | b'\t'),
+            0..=0x1f | 0x7f => true,
+            0xc0.. => s[i..].chars().next().is_some_and(|c| {
+                c.is_control() || matches!(c, '\u{feff}' | '\u{85}' | '\u{2028}' | '\u{2029}')
+            }),
+            _ => false,
+        };
+        if breaks {
+            return true;
+        }
     }
     // Every ambiguous pattern starts with one of these characters; a string starting with
     // any other letter cannot match them.
