@@ -55,30 +55,53 @@ fn grow(size: usize) {
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
 
-/// One measurement: median wall time and the peak heap above what was live at the start.
+/// One measurement: median wall time, median CPU time of this process (when Linux says),
+/// and the peak heap above what was live at the start.
 struct Sample {
     median: Duration,
+    cpu: Option<Duration>,
     times: Vec<Duration>,
     peak_heap: usize,
 }
 
+/// User + system CPU time of this process, from `/proc/self/stat` (clock ticks, 10 ms).
+/// On a shared machine it is steadier than wall time; `None` off Linux.
+fn cpu_time() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let mut fields = rest.split_whitespace().skip(11);
+    let utime: u64 = fields.next()?.parse().ok()?;
+    let stime: u64 = fields.next()?.parse().ok()?;
+    Some(Duration::from_millis((utime + stime) * 10))
+}
+
+fn median(mut values: Vec<Duration>) -> Duration {
+    values.sort();
+    values[values.len() / 2]
+}
+
 fn measure<T>(reps: usize, mut f: impl FnMut() -> T) -> Sample {
     let mut times = Vec::with_capacity(reps);
+    let mut cpu = Vec::with_capacity(reps);
     let mut peak_heap = 0;
     for _ in 0..reps {
         let base = LIVE.load(Ordering::Relaxed);
         PEAK.store(base, Ordering::Relaxed);
+        let cpu_start = cpu_time();
         let start = Instant::now();
         let out = f();
         times.push(start.elapsed());
+        if let (Some(a), Some(b)) = (cpu_start, cpu_time()) {
+            cpu.push(b.saturating_sub(a));
+        }
         peak_heap = peak_heap.max(PEAK.load(Ordering::Relaxed).saturating_sub(base));
         std::hint::black_box(&out);
         drop(out);
     }
-    let mut sorted = times.clone();
-    sorted.sort();
     Sample {
-        median: sorted[sorted.len() / 2],
+        median: median(times.clone()),
+        cpu: (cpu.len() == reps).then(|| median(cpu)),
         times,
         peak_heap,
     }
@@ -151,8 +174,11 @@ fn row(label: &str, input_bytes: usize, s: &Sample) {
         .iter()
         .map(|t| format!("{:.2}", t.as_secs_f64()))
         .collect();
+    let cpu = s
+        .cpu
+        .map_or_else(|| "-".to_owned(), |c| format!("{:.2}", c.as_secs_f64()));
     println!(
-        "  {label:<22} {secs:>8.3} s {:>8.2} MB/s   peak heap {:>8.1} MB ({:.2}x input)   runs [{}]",
+        "  {label:<22} {secs:>8.3} s (cpu {cpu:>6} s) {:>8.2} MB/s   peak heap {:>7.1} MB ({:.2}x input)   runs [{}]",
         mb(input_bytes) / secs,
         mb(s.peak_heap),
         s.peak_heap as f64 / input_bytes as f64,
