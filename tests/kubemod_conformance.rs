@@ -123,6 +123,7 @@ fn expected_document(case: &Value, input: &Value) -> Value {
 
 struct Tally {
     suite: &'static str,
+    allow: Vec<(String, String)>,
     passed: usize,
     failed: Vec<String>,
     allowed: Vec<String>,
@@ -132,6 +133,7 @@ impl Tally {
     fn new(suite: &'static str) -> Tally {
         Tally {
             suite,
+            allow: allowlist(),
             passed: 0,
             failed: Vec::new(),
             allowed: Vec::new(),
@@ -139,8 +141,7 @@ impl Tally {
     }
 
     fn record(&mut self, id: &str, result: Result<(), String>) {
-        let allow = allowlist();
-        match (result, allow.iter().find(|(a, _)| a == id)) {
+        match (result, self.allow.iter().find(|(a, _)| a == id)) {
             (Ok(()), Some(_)) => {
                 self.failed
                     .push(format!("{id}: passes but is on the allow-list; remove it"));
@@ -217,7 +218,13 @@ fn determine_rejections_cases() {
         let id = case["id"].as_str().unwrap().to_owned();
         let expected_error = case["expected_load_error"].as_str().map(str::to_owned);
         let result = match (store(&case, true), expected_error) {
-            (Err(e), Some(expected)) if e.contains("rejectMessage") || e.contains(&expected) => {
+            // KubeMod wraps the template error in its store's words; the template error
+            // itself must be the same.
+            (Err(e), Some(expected))
+                if e.contains(
+                    expected.trim_start_matches("failed to add ModRule to ModRuleStore: "),
+                ) =>
+            {
                 Ok(())
             }
             (Err(e), _) => Err(format!("rules failed to load: {e}")),

@@ -289,6 +289,7 @@ impl Intake {
             .loader
             .items
             .iter()
+            .filter(|item| is_crd(&item.resource.id))
             .map(|item| &item.resource.value)
             .chain(self.crds.iter())
             .filter_map(|crd| {
