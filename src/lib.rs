@@ -5,6 +5,7 @@ pub mod cli;
 pub mod config;
 pub mod diagnostic;
 pub mod engines;
+pub mod gatekeeper;
 pub mod golang;
 pub mod gotmpl;
 pub mod install;

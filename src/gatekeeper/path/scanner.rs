@@ -1,0 +1,1 @@
+//! HELPER-OWNED (path helper): the token scanner.

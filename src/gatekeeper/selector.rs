@@ -1,0 +1,1 @@
+//! HELPER-OWNED (match helper)
