@@ -91,6 +91,10 @@ pub struct RunArgs {
     /// A rule that matches but cannot be applied is an error (exit 1), not a warning.
     #[arg(long)]
     pub strict: bool,
+    /// Record which Gatekeeper mutators changed a resource in its `gatekeeper.sh/mutations`
+    /// annotation, as the webhook's `--mutation-annotations` does.
+    #[arg(long)]
+    pub gatekeeper_annotations: bool,
 }
 
 /// What the process was asked to do.
@@ -221,6 +225,7 @@ fn run_invocation(
             allow_paths_outside_root: a.allow_paths_outside_root,
             cluster_modrules_namespace: a.cluster_modrules_namespace,
             strict: a.strict,
+            gatekeeper_annotations: a.gatekeeper_annotations,
         },
         report: a.report,
         infer_mode_from_stdin: infer,

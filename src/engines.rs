@@ -3,15 +3,18 @@
 
 use crate::config::{known_kind, ConfigItem, Family, KNOWN_KINDS};
 use crate::diagnostic::Diagnostic;
+use crate::gatekeeper;
 use crate::kubemod;
 use crate::pipeline::Pipeline;
 use crate::run::Options;
+use std::sync::Arc;
 
 /// Builds the pipeline for `items`; every unusable item is reported, not just the first.
 pub fn compile(items: &[ConfigItem], options: &Options) -> (Pipeline, Vec<Diagnostic>) {
     let mut pipeline = Pipeline::default();
     let mut diagnostics = Vec::new();
     let mut kubemod_rules = Vec::new();
+    let mut gatekeeper_mutators = Vec::new();
     for item in items {
         let id = &item.resource.id;
         let rule = id.to_string();
@@ -34,7 +37,8 @@ pub fn compile(items: &[ConfigItem], options: &Options) -> (Pipeline, Vec<Diagno
         }
         match item.family {
             Some(Family::KubeMod) => kubemod_rules.push(item),
-            Some(Family::GatekeeperMutation | Family::GatekeeperExpansion) => {
+            Some(Family::GatekeeperMutation) => gatekeeper_mutators.push(item),
+            Some(Family::GatekeeperExpansion) => {
                 diagnostics.push(report(format!(
                     "this kadmit build has no engine for {} {} yet, and will not pretend to apply it",
                     id.group, id.kind
@@ -65,6 +69,17 @@ pub fn compile(items: &[ConfigItem], options: &Options) -> (Pipeline, Vec<Diagno
         Ok(stages) => {
             pipeline.mutating.extend(stages.patcher);
             pipeline.validating.extend(stages.rejecter);
+        }
+        Err(problems) => diagnostics.extend(problems),
+    }
+    match gatekeeper::engine::build_system(&gatekeeper_mutators) {
+        Ok(system) => {
+            let settings = gatekeeper::engine::Settings {
+                annotations: options.gatekeeper_annotations,
+            };
+            pipeline
+                .mutating
+                .extend(gatekeeper::engine::stage(Arc::new(system), &settings));
         }
         Err(problems) => diagnostics.extend(problems),
     }

@@ -3,11 +3,18 @@
 //! conflicts and ExpansionTemplates. Reference: `../shared/reference/gatekeeper.md`.
 
 pub mod apply_to;
+mod diff;
+pub mod engine;
+pub mod expansion;
 pub mod image;
 pub mod matching;
+pub mod mutators;
 pub mod path;
+pub mod schema;
 pub mod selector;
+pub mod system;
 pub mod values;
+mod walk;
 pub mod wildcard;
 
 /// A group/version/kind, compared as exact strings (Gatekeeper has no globs here).

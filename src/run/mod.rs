@@ -44,6 +44,7 @@ pub struct Options {
     pub allow_paths_outside_root: bool,
     pub cluster_modrules_namespace: String,
     pub strict: bool,
+    pub gatekeeper_annotations: bool,
 }
 
 impl Options {
@@ -63,6 +64,7 @@ impl Options {
             allow_paths_outside_root: false,
             cluster_modrules_namespace: "kubemod-system".into(),
             strict: false,
+            gatekeeper_annotations: false,
         }
     }
 }

@@ -1,0 +1,178 @@
+//! Gatekeeper in the admission pipeline: one mutating stage that runs the mutation system
+//! on every resource, as the webhook would for the `--operation` kadmit pretends to do.
+
+use super::mutators::{Mutator as GkMutator, MutatorId};
+use super::system::{Outcome, System};
+use crate::config::ConfigItem;
+use crate::diagnostic::Diagnostic;
+use crate::pipeline::{Change, Context, Mutation, Mutator, Operation};
+use crate::resource::Resource;
+use crate::scope::Scope;
+use serde_json::{json, Value};
+
+/// The annotation the webhook writes with `--mutation-annotations`.
+pub const MUTATIONS_ANNOTATION: &str = "gatekeeper.sh/mutations";
+
+/// How Gatekeeper is configured for this run.
+#[derive(Debug, Clone, Default)]
+pub struct Settings {
+    /// Write `gatekeeper.sh/mutations` on mutated resources (`--gatekeeper-annotations`).
+    pub annotations: bool,
+}
+
+/// Builds the mutation system from every mutator in `items`, in input order (a later
+/// mutator with the same kind and name replaces an earlier one, as in gator).
+pub fn build_system(items: &[&ConfigItem]) -> Result<System, Vec<Diagnostic>> {
+    let mut system = System::new();
+    let mut problems = Vec::new();
+    for item in items {
+        let label = item.resource.id.to_string();
+        let report = |message: String| {
+            Diagnostic::config(message)
+                .with_rule(label.clone())
+                .with_origin(&item.resource.origin)
+        };
+        match GkMutator::from_value(&item.resource.value) {
+            Ok(mutator) => {
+                if let Err(e) = system.upsert(mutator) {
+                    problems.push(report(e));
+                }
+            }
+            Err(e) => problems.push(report(format!("invalid {}: {e}", item.resource.id))),
+        }
+    }
+    if problems.is_empty() {
+        Ok(system)
+    } else {
+        Err(problems)
+    }
+}
+
+/// The mutating stage; absent when no mutator is configured.
+pub fn stage(system: std::sync::Arc<System>, settings: &Settings) -> Option<Box<dyn Mutator>> {
+    (!system.is_empty()).then(|| {
+        Box::new(Stage {
+            system,
+            annotations: settings.annotations,
+        }) as Box<dyn Mutator>
+    })
+}
+
+struct Stage {
+    system: std::sync::Arc<System>,
+    annotations: bool,
+}
+
+impl Mutator for Stage {
+    fn mutate(&self, resource: &mut Resource, cx: &Context) -> Mutation {
+        // The webhook is registered for CREATE and UPDATE only.
+        let operation = match cx.operation {
+            Operation::Create | Operation::Update => cx.operation.as_str(),
+            Operation::Delete | Operation::Connect => return Mutation::default(),
+        };
+        match run(&self.system, resource, cx, "Original", operation) {
+            Ok(outcome) => {
+                if self.annotations && !outcome.applied.is_empty() {
+                    let applied: Vec<&str> = outcome.applied.iter().map(String::as_str).collect();
+                    resource.set_annotation(MUTATIONS_ANNOTATION, applied.join(", "));
+                }
+                Mutation {
+                    changes: changes(&outcome),
+                    diagnostics: Vec::new(),
+                }
+            }
+            Err(message) => Mutation {
+                changes: Vec::new(),
+                diagnostics: vec![Diagnostic::rejected(message)
+                    .with_resource(&resource.id)
+                    .with_origin(&resource.origin)],
+            },
+        }
+    }
+}
+
+/// The change record's name for a mutator: `Assign always-pull-image`.
+pub fn rule_label(id: &MutatorId) -> String {
+    if id.namespace.is_empty() {
+        format!("{} {}", id.kind, id.name)
+    } else {
+        format!("{} {}/{}", id.kind, id.namespace, id.name)
+    }
+}
+
+fn changes(outcome: &Outcome) -> Vec<Change> {
+    outcome
+        .changes
+        .iter()
+        .flat_map(|(id, paths)| {
+            paths.iter().map(move |path| Change {
+                path: path.clone(),
+                rule: rule_label(id),
+            })
+        })
+        .collect()
+}
+
+/// Runs the system on one resource the way the webhook sees it: a namespaced resource
+/// carries its namespace (kadmit's `--namespace` when it has none; removed again after)
+/// and comes with its Namespace object; a cluster-scoped one has neither.
+pub fn run(
+    system: &System,
+    resource: &mut Resource,
+    cx: &Context,
+    source: &str,
+    operation: &str,
+) -> Result<Outcome, String> {
+    let namespace = match cx.scopes.scope_of(&resource.id.group, &resource.id.kind) {
+        Scope::Cluster => None,
+        Scope::Namespaced => cx.effective_namespace(resource).map(str::to_owned),
+    };
+    let lent_namespace = namespace
+        .as_deref()
+        .filter(|_| resource.id.namespace.is_none());
+    if let (Some(ns), Some(Value::Object(metadata))) =
+        (lent_namespace, resource.value.get_mut("metadata"))
+    {
+        metadata.insert("namespace".into(), Value::String(ns.to_owned()));
+    }
+    let namespace_object = namespace.as_deref().and_then(|ns| namespace_object(ns, cx));
+    let result = system
+        .mutate(
+            &mut resource.value,
+            namespace_object.as_ref(),
+            source,
+            operation,
+        )
+        .map_err(|e| explain_missing_namespace(e, namespace.as_deref()));
+    if let (Some(ns), Some(Value::Object(metadata))) =
+        (lent_namespace, resource.value.get_mut("metadata"))
+    {
+        if metadata.get("namespace").and_then(Value::as_str) == Some(ns) {
+            metadata.remove("namespace");
+        }
+    }
+    result
+}
+
+/// The Namespace object for `name`: from the stream or `--config`, else for `default` one
+/// without labels (as gator does), else none.
+fn namespace_object(name: &str, cx: &Context) -> Option<Value> {
+    match cx.namespaces.get(name) {
+        Some(ns) => Some(ns.clone()),
+        None if name == "default" => Some(json!({
+            "apiVersion": "v1",
+            "kind": "Namespace",
+            "metadata": {"name": "default"},
+        })),
+        None => None,
+    }
+}
+
+fn explain_missing_namespace(error: String, namespace: Option<&str>) -> String {
+    match namespace {
+        Some(ns) if error.contains("missing Namespace") => format!(
+            "{error}: a mutator's namespaceSelector needs the labels of Namespace {ns:?}; add that Namespace object to the input or to --config"
+        ),
+        _ => error,
+    }
+}

@@ -1,0 +1,99 @@
+//! AssignMetadata: adds one label or annotation, never overwriting one that exists. It has
+//! no `applyTo` (it applies to every kind its `match` allows) and no schema.
+
+use super::spec::{self, assign_field, EXTERNAL_DATA_UNSUPPORTED};
+use super::{Action, Built};
+use crate::gatekeeper::path::tester::Tester;
+use crate::gatekeeper::path::Node;
+use crate::gatekeeper::walk::Setter;
+use serde_json::{Map, Value};
+
+pub struct AssignMetadata {
+    source: Source,
+}
+
+enum Source {
+    Value(String),
+    Name,
+    Namespace,
+}
+
+pub fn build(name: &str, spec: &Value) -> Result<Built, String> {
+    let path = spec::location(spec, |loc, e| {
+        format!("invalid location format for AssignMetadata {name}: {loc}: {e}")
+    })?;
+    let is_label_or_annotation = match path.nodes.as_slice() {
+        [Node::Object(m), Node::Object(field), Node::Object(_)] => {
+            m == "metadata" && (field == "labels" || field == "annotations")
+        }
+        _ => false,
+    };
+    if !is_label_or_annotation {
+        return Err(format!(
+            "invalid location for assignmetadata {name}: {}",
+            spec::string_at(spec, &["location"])
+        ));
+    }
+    let source = if let Some(value) = assign_field(spec, "value") {
+        match value {
+            Value::String(s) => Source::Value(s.clone()),
+            _ => {
+                return Err(format!(
+                "spec.parameters.assign.value field must be a string for AssignMetadata {name:?}"
+            ))
+            }
+        }
+    } else if let Some(from) = assign_field(spec, "fromMetadata") {
+        match from.get("field").and_then(Value::as_str).unwrap_or("") {
+            "name" => Source::Name,
+            "namespace" => Source::Namespace,
+            other => {
+                return Err(format!(
+                    "field {other} is not recognized: invalid fromMetadata field"
+                ))
+            }
+        }
+    } else if let Some(external) = assign_field(spec, "externalData") {
+        if external.get("dataSource").and_then(Value::as_str) != Some("Username") {
+            return Err(format!(
+                "only username data source is supported for assignmetadata {name}"
+            ));
+        }
+        return Err(format!(
+            "AssignMetadata {name}: {EXTERNAL_DATA_UNSUPPORTED}"
+        ));
+    } else {
+        return Err(format!(
+            "spec.parameters.assign.value field must be a string for AssignMetadata {name:?}"
+        ));
+    };
+    Ok(Built {
+        apply_to: None,
+        tester: Tester::must_not_exist_at(path.nodes.len() - 1),
+        path,
+        action: Action::AssignMetadata(AssignMetadata { source }),
+    })
+}
+
+impl AssignMetadata {
+    /// The setter for one object (`fromMetadata` reads that object's metadata).
+    pub fn setter(&self, object: &Value) -> MetadataSetter {
+        let value = match &self.source {
+            Source::Value(s) => s.clone(),
+            Source::Name => spec::string_at(object, &["metadata", "name"]).to_owned(),
+            Source::Namespace => spec::string_at(object, &["metadata", "namespace"]).to_owned(),
+        };
+        MetadataSetter { value }
+    }
+}
+
+pub struct MetadataSetter {
+    value: String,
+}
+
+impl Setter for MetadataSetter {
+    fn set_value(&self, map: &mut Map<String, Value>, key: &str) -> Result<(), String> {
+        map.insert(key.to_owned(), Value::String(self.value.clone()));
+        Ok(())
+    }
+}

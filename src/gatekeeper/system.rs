@@ -1,0 +1,150 @@
+//! The mutation system (Gatekeeper's `mutation.System`): mutators sorted by ID, schema
+//! conflicts refused on upsert, and the convergence loop that re-matches every mutator
+//! against the current object until a round changes nothing.
+
+use super::diff::changed_paths;
+use super::mutators::{Mutator, MutatorId, Request};
+use super::schema::Schemas;
+use super::values;
+use serde_json::Value;
+use std::collections::BTreeSet;
+
+/// The registered mutators, in Gatekeeper's order.
+#[derive(Default)]
+pub struct System {
+    mutators: Vec<Mutator>,
+    schemas: Schemas,
+}
+
+/// What a mutation request did.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    /// Gatekeeper's flag: some round changed the object.
+    pub mutated: bool,
+    /// Each mutator that changed the object, with the JSON Pointers it changed, in the
+    /// order the changes happened.
+    pub changes: Vec<(MutatorId, Vec<String>)>,
+    /// `Kind/Namespace/Name:Generation` of every mutator that reported a mutation in a
+    /// round that changed the object (the `gatekeeper.sh/mutations` annotation).
+    pub applied: BTreeSet<String>,
+}
+
+impl System {
+    pub fn new() -> System {
+        System::default()
+    }
+
+    pub fn len(&self) -> usize {
+        self.mutators.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.mutators.is_empty()
+    }
+
+    pub fn mutators(&self) -> &[Mutator] {
+        &self.mutators
+    }
+
+    /// Registers a mutator, replacing one with the same ID; refuses schema conflicts.
+    pub fn upsert(&mut self, mutator: Mutator) -> Result<(), String> {
+        self.schemas.upsert(&mutator)?;
+        self.mutators.retain(|m| m.id != mutator.id);
+        let at = self.mutators.partition_point(|m| m.id < mutator.id);
+        self.mutators.insert(at, mutator);
+        Ok(())
+    }
+
+    /// Runs the convergence loop on `object` in place. On error the object keeps the
+    /// edits made before it, as Gatekeeper's does; callers discard it.
+    pub fn mutate(
+        &self,
+        object: &mut Value,
+        namespace: Option<&Value>,
+        source: &str,
+        operation: &str,
+    ) -> Result<Outcome, String> {
+        let mut outcome = Outcome::default();
+        let rounds = self.mutators.len() + 1;
+        for round in 1..=rounds {
+            let old = object.clone();
+            let mut applied = Vec::new();
+            for mutator in &self.mutators {
+                let request = Request {
+                    object,
+                    namespace,
+                    source,
+                    operation,
+                };
+                let matches = mutator.matches(&request).map_err(|e| {
+                    format!(
+                        "matching for mutator {} failed for {}: {e}",
+                        mutator.id,
+                        describe(object)
+                    )
+                })?;
+                if !matches {
+                    continue;
+                }
+                let before = object.clone();
+                let mutated = mutator.mutate(object).map_err(|e| {
+                    format!(
+                        "mutation for mutator {} failed for {}: {e}",
+                        mutator.id,
+                        describe(object)
+                    )
+                })?;
+                if mutated {
+                    applied.push(mutator);
+                    let paths = changed_paths(&before, object);
+                    if !paths.is_empty() {
+                        outcome.changes.push((mutator.id.clone(), paths));
+                    }
+                }
+            }
+            if applied.is_empty() || values::equal(object, &old) {
+                outcome.mutated = round > 1;
+                return Ok(outcome);
+            }
+            outcome.applied.extend(applied.iter().map(|m| {
+                format!(
+                    "{}/{}/{}:{}",
+                    m.id.kind, m.id.namespace, m.id.name, m.generation
+                )
+            }));
+        }
+        let still_changing: BTreeSet<String> = outcome
+            .changes
+            .iter()
+            .map(|(id, _)| id.to_string())
+            .collect();
+        Err(format!(
+            "mutation not converging for {} after {rounds} rounds (mutators still changing it: {})",
+            describe(object),
+            still_changing.into_iter().collect::<Vec<_>>().join(", ")
+        ))
+    }
+}
+
+/// `<group> <kind> <namespace> <name>` as Gatekeeper's errors name an object (the name
+/// falls back to `generateName`; an empty group leaves a double space).
+fn describe(object: &Value) -> String {
+    let gvk = super::Gvk::of(object);
+    let metadata = |key: &str| {
+        object
+            .get("metadata")
+            .and_then(|m| m.get(key))
+            .and_then(Value::as_str)
+            .unwrap_or("")
+    };
+    let name = match metadata("name") {
+        "" => metadata("generateName"),
+        name => name,
+    };
+    format!(
+        "{} {} {} {name}",
+        gvk.group,
+        gvk.kind,
+        metadata("namespace")
+    )
+}
