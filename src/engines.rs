@@ -6,7 +6,7 @@ use crate::diagnostic::Diagnostic;
 use crate::gatekeeper;
 use crate::kubemod;
 use crate::pipeline::Pipeline;
-use crate::run::Options;
+use crate::run::{Mode, Options};
 use std::sync::Arc;
 
 /// Builds the pipeline for `items`; every unusable item is reported, not just the first.
@@ -15,6 +15,7 @@ pub fn compile(items: &[ConfigItem], options: &Options) -> (Pipeline, Vec<Diagno
     let mut diagnostics = Vec::new();
     let mut kubemod_rules = Vec::new();
     let mut gatekeeper_mutators = Vec::new();
+    let mut expansion_templates = Vec::new();
     for item in items {
         let id = &item.resource.id;
         let rule = id.to_string();
@@ -38,12 +39,7 @@ pub fn compile(items: &[ConfigItem], options: &Options) -> (Pipeline, Vec<Diagno
         match item.family {
             Some(Family::KubeMod) => kubemod_rules.push(item),
             Some(Family::GatekeeperMutation) => gatekeeper_mutators.push(item),
-            Some(Family::GatekeeperExpansion) => {
-                diagnostics.push(report(format!(
-                    "this kadmit build has no engine for {} {} yet, and will not pretend to apply it",
-                    id.group, id.kind
-                )));
-            }
+            Some(Family::GatekeeperExpansion) => expansion_templates.push(item),
             Some(Family::Kadmit) if known_kind(id).is_none() => {
                 let known: Vec<&str> = KNOWN_KINDS
                     .iter()
@@ -72,16 +68,57 @@ pub fn compile(items: &[ConfigItem], options: &Options) -> (Pipeline, Vec<Diagno
         }
         Err(problems) => diagnostics.extend(problems),
     }
-    match gatekeeper::engine::build_system(&gatekeeper_mutators) {
-        Ok(system) => {
-            let settings = gatekeeper::engine::Settings {
-                annotations: options.gatekeeper_annotations,
-            };
-            pipeline
-                .mutating
-                .extend(gatekeeper::engine::stage(Arc::new(system), &settings));
+    compile_gatekeeper(
+        &gatekeeper_mutators,
+        &expansion_templates,
+        options,
+        &mut pipeline,
+        &mut diagnostics,
+    );
+    (pipeline, diagnostics)
+}
+
+/// Gatekeeper's mutating stage, and in `generate` the expansion of every resource through
+/// the ExpansionTemplates (mutated by the same system, as `Generated`).
+fn compile_gatekeeper(
+    mutators: &[&ConfigItem],
+    templates: &[&ConfigItem],
+    options: &Options,
+    pipeline: &mut Pipeline,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let system = match gatekeeper::engine::build_system(mutators) {
+        Ok(system) => Arc::new(system),
+        Err(problems) => return diagnostics.extend(problems),
+    };
+    let settings = gatekeeper::engine::Settings {
+        annotations: options.gatekeeper_annotations,
+    };
+    pipeline
+        .mutating
+        .extend(gatekeeper::engine::stage(system.clone(), &settings));
+    if templates.is_empty() {
+        return;
+    }
+    if options.mode != Mode::Generate {
+        for item in templates {
+            diagnostics.push(
+                Diagnostic::warning(
+                    "ExpansionTemplates act only in `kadmit generate` (as `gator expand`); this one is ignored here",
+                )
+                .with_rule(item.resource.id.to_string())
+                .with_origin(&item.resource.origin),
+            );
+        }
+        return;
+    }
+    match gatekeeper::expander::build_templates(templates) {
+        Ok(templates) => {
+            pipeline.expander = Some(Box::new(gatekeeper::expander::TemplateExpander {
+                templates,
+                system,
+            }))
         }
         Err(problems) => diagnostics.extend(problems),
     }
-    (pipeline, diagnostics)
 }

@@ -107,6 +107,12 @@ pub trait Generator {
     ) -> Result<Vec<Value>, Vec<Diagnostic>>;
 }
 
+/// Turns an admitted resource into what a controller would create from it (Gatekeeper
+/// ExpansionTemplates: a Deployment into its Pod). Runs in `kadmit generate` only.
+pub trait Expander {
+    fn expand(&self, resource: &Resource, cx: &Context) -> Result<Vec<Value>, Vec<Diagnostic>>;
+}
+
 /// The compiled engines, by admission phase.
 #[derive(Default)]
 pub struct Pipeline {
@@ -120,6 +126,8 @@ pub struct Pipeline {
     /// The validating phase: KubeMod Reject rules, validating modules.
     pub validating: Vec<Box<dyn Validator>>,
     pub generators: Vec<Box<dyn Generator>>,
+    /// When set, `kadmit generate` prints only the expansion of every admitted resource.
+    pub expander: Option<Box<dyn Expander>>,
 }
 
 /// What admission did to one resource.

@@ -5,6 +5,7 @@
 pub mod apply_to;
 mod diff;
 pub mod engine;
+pub mod expander;
 pub mod expansion;
 pub mod image;
 pub mod matching;

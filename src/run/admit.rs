@@ -5,6 +5,7 @@ use super::intake::{Intake, Slot};
 use super::{Mode, Options, CHANGED_BY_ANNOTATION};
 use crate::config::Source;
 use crate::diagnostic::Diagnostic;
+use crate::gatekeeper::expander::sort_like_gator;
 use crate::io::encode::Encoder;
 use crate::pipeline::{Change, Context, Pipeline};
 use crate::resource::{Identity, Origin, Resource, FUNCTION_ANNOTATION, LOCAL_CONFIG};
@@ -17,6 +18,9 @@ pub(super) struct Admitter<'a> {
     pub options: &'a Options,
     pub diagnostics: Vec<Diagnostic>,
     pub changes: Vec<(Identity, Vec<Change>)>,
+    /// With ExpansionTemplates in `generate`: the resultants, printed instead of the
+    /// resources they came from.
+    pub resultants: Option<Vec<Value>>,
 }
 
 impl Admitter<'_> {
@@ -36,6 +40,25 @@ impl Admitter<'_> {
         if matches!(self.options.mode, Mode::Generate | Mode::Krm) {
             self.generate_all(intake, encoder);
         }
+        if let Some(mut resultants) = self.resultants.take() {
+            sort_like_gator(&mut resultants);
+            for resultant in &resultants {
+                encoder.push(resultant);
+            }
+        }
+    }
+
+    /// Writes an admitted resource, or with ExpansionTemplates keeps its resultants.
+    fn emit(&mut self, resource: &Resource, encoder: &mut Encoder) {
+        let (Some(resultants), Some(expander)) =
+            (self.resultants.as_mut(), self.pipeline.expander.as_ref())
+        else {
+            return encoder.push(&resource.value);
+        };
+        match expander.expand(resource, self.cx) {
+            Ok(mut values) => resultants.append(&mut values),
+            Err(problems) => self.diagnostics.extend(problems),
+        }
     }
 
     fn admit_slot(&mut self, slot: &Slot, encoder: &mut Encoder) {
@@ -45,10 +68,12 @@ impl Admitter<'_> {
         let mut resource = slot.resource();
         if slot.list {
             self.admit_list_items(&mut resource);
-        } else if !self.pipeline.is_empty() {
+            return encoder.push(&resource.value);
+        }
+        if !self.pipeline.is_empty() {
             self.admit_one(&mut resource);
         }
-        encoder.push(&resource.value);
+        self.emit(&resource, encoder);
     }
 
     /// A KRM `*List` kept whole: its items are admitted in place.
@@ -146,7 +171,7 @@ impl Admitter<'_> {
         match Resource::new(value, origin.clone()) {
             Ok(mut resource) => {
                 self.admit_one(&mut resource);
-                encoder.push(&resource.value);
+                self.emit(&resource, encoder);
             }
             Err(message) => self.diagnostics.push(
                 Diagnostic::config(format!("generated document {}: {message}", index + 1))

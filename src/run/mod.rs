@@ -130,6 +130,7 @@ fn run_input(options: Options, stdin: Cow<'_, [u8]>) -> Outcome {
         options: &options,
         diagnostics,
         changes: Vec::new(),
+        resultants: pipeline.expander.as_ref().map(|_| Vec::new()),
     };
     let mut encoder = Encoder::with_capacity(format, input_len + input_len / 8);
     if !has_errors(&admitter.diagnostics) {

@@ -6,6 +6,7 @@
 //! so a deviation that disappears is noticed and removed from the list.
 
 mod expansion_cases;
+mod gator_expand_cases;
 mod image_cases;
 mod match_cases;
 mod mutate_cases;
@@ -52,7 +53,10 @@ fn allowlist() -> BTreeMap<String, String> {
         .flatten()
         .map(|e| {
             (
-                e["id"].as_str().expect("allow-list entry without id").to_owned(),
+                e["id"]
+                    .as_str()
+                    .expect("allow-list entry without id")
+                    .to_owned(),
                 e["reason"].as_str().unwrap_or("").to_owned(),
             )
         })
@@ -63,7 +67,11 @@ fn allowlist() -> BTreeMap<String, String> {
 pub type Check = Box<dyn FnOnce() -> Result<(), String> + Send>;
 
 /// Turns `(id, check)` pairs of one case kind into named trials.
-fn trials(kind: &str, checks: Vec<(String, Check)>, allowed: &BTreeMap<String, String>) -> Vec<Trial> {
+fn trials(
+    kind: &str,
+    checks: Vec<(String, Check)>,
+    allowed: &BTreeMap<String, String>,
+) -> Vec<Trial> {
     checks
         .into_iter()
         .map(|(id, check)| match allowed.get(&id) {
@@ -97,6 +105,7 @@ fn main() {
             .or_else(|| match_cases::checks(&kind, &cases))
             .or_else(|| image_cases::checks(&kind, &cases))
             .or_else(|| expansion_cases::checks(&kind, &cases))
+            .or_else(|| gator_expand_cases::checks(&kind, &cases))
             .or_else(|| mutate_cases::checks(&kind, &cases));
         match checks {
             Some(checks) => all.extend(trials(&kind, checks, &allowed)),
@@ -111,13 +120,16 @@ fn main() {
             .cloned()
             .collect::<Vec<_>>()
     };
-    all.push(Trial::test("harness::every_case_kind_is_checked", move || {
-        if unclaimed.is_empty() {
-            Ok(())
-        } else {
-            Err(format!("no checks for case kinds: {unclaimed:?}").into())
-        }
-    }));
+    all.push(Trial::test(
+        "harness::every_case_kind_is_checked",
+        move || {
+            if unclaimed.is_empty() {
+                Ok(())
+            } else {
+                Err(format!("no checks for case kinds: {unclaimed:?}").into())
+            }
+        },
+    ));
     all.push(Trial::test("harness::allowlist_names_real_cases", move || {
         if every_listed_case_exists.is_empty() {
             Ok(())

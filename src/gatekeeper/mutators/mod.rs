@@ -120,13 +120,11 @@ impl Mutator {
                 return Ok(false);
             }
         }
-        self.matcher
-            .matches(&Target {
-                object: request.object,
-                namespace: request.namespace,
-                source: request.source,
-            })
-            .map_err(|e| format!("failed to run Match criteria: {e}"))
+        self.matcher.matches(&Target {
+            object: request.object,
+            namespace: request.namespace,
+            source: request.source,
+        })
     }
 
     /// Applies the mutator in place; `Ok(true)` when its setter ran.
