@@ -27,12 +27,27 @@ pub fn checks(kind: &str, cases: &[Value]) -> Option<Vec<(String, Check)>> {
     )
 }
 
-/// The mutation system that mutates resultants, built from a case's mutators.
+/// The mutation system that mutates resultants, built from a case's mutators: each
+/// resultant runs through it with its Namespace, the given source and no operation.
 fn resultant_mutator(mutators: &[Value]) -> Result<Box<dyn ResultantMutator>, String> {
     if mutators.is_empty() {
-        Ok(Box::new(NoMutation))
-    } else {
-        Err("mutation system not wired".into())
+        return Ok(Box::new(NoMutation));
+    }
+    Ok(Box::new(SystemMutator(crate::mutate_cases::system(
+        mutators,
+    )?)))
+}
+
+struct SystemMutator(kadmit::gatekeeper::system::System);
+
+impl ResultantMutator for SystemMutator {
+    fn mutate(
+        &self,
+        object: &mut Value,
+        namespace: Option<&Value>,
+        source: &str,
+    ) -> Result<(), String> {
+        self.0.mutate(object, namespace, source, "").map(|_| ())
     }
 }
 
