@@ -148,7 +148,7 @@ pub fn run(
         (lent_namespace, resource.value.get_mut("metadata"))
     {
         if metadata.get("namespace").and_then(Value::as_str) == Some(ns) {
-            metadata.remove("namespace");
+            metadata.shift_remove("namespace");
         }
     }
     result

@@ -35,13 +35,18 @@ pub fn expand_resource(
                 name_of(generator)
             )
         })?;
-    let mut resultant = content.clone();
     let api_version = match gvk.group.as_str() {
         "" => gvk.version.clone(),
         group => format!("{group}/{}", gvk.version),
     };
+    let mut resultant = Map::new();
     resultant.insert("apiVersion".into(), Value::String(api_version));
     resultant.insert("kind".into(), Value::String(gvk.kind.clone()));
+    for (key, value) in content {
+        if key != "apiVersion" && key != "kind" {
+            resultant.insert(key.clone(), value.clone());
+        }
+    }
     match namespace {
         Some(ns) => set_metadata_string(&mut resultant, "namespace", name_of(ns)),
         None => match nested_field(generator, &["metadata", "namespace"]) {
@@ -64,7 +69,22 @@ pub fn expand_resource(
     let name: String = name.chars().flat_map(char::to_lowercase).collect();
     set_metadata_string(&mut resultant, "name", &name);
     ensure_owner_reference(&mut resultant, generator);
+    if let Some(Value::Object(metadata)) = resultant.get_mut("metadata") {
+        put_first(metadata, &["name", "namespace"]);
+    }
     Ok(Value::Object(resultant))
+}
+
+/// Moves `keys` (those present) to the front of `map`, so output reads as people write it.
+fn put_first(map: &mut Map<String, Value>, keys: &[&str]) {
+    let mut front = Map::new();
+    for key in keys {
+        if let Some(value) = map.shift_remove(*key) {
+            front.insert((*key).to_owned(), value);
+        }
+    }
+    front.append(map);
+    *map = front;
 }
 
 /// `metadata.name` when it is a string, else `""` (Go's `GetName`).
