@@ -38,7 +38,7 @@ pub fn build_system(items: &[&ConfigItem]) -> Result<System, Vec<Diagnostic>> {
                     problems.push(report(e));
                 }
             }
-            Err(e) => problems.push(report(format!("invalid {}: {e}", item.resource.id))),
+            Err(e) => problems.push(report(e)),
         }
     }
     if problems.is_empty() {
