@@ -6,6 +6,8 @@
 // Each test crate uses a different subset of these helpers.
 #![allow(dead_code)]
 
+pub mod conformance;
+
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::ffi::OsStr;

@@ -7,6 +7,7 @@
 //! prefixes (`error expanding resources: `, `error parsing resources: `, ...) are its own;
 //! the Gatekeeper message after them must appear in kadmit's stderr.
 
+use crate::common::conformance::each_case;
 use crate::{fixtures, load_yaml, Check};
 use serde_json::Value;
 use std::io::Write;
@@ -20,16 +21,7 @@ pub fn checks(kind: &str, cases: &[Value]) -> Option<Vec<(String, Check)>> {
         "gator-expand-inline" => inline,
         _ => return None,
     };
-    Some(
-        cases
-            .iter()
-            .map(|case| {
-                let id = case["id"].as_str().unwrap_or("?").to_owned();
-                let case = case.clone();
-                (id, Box::new(move || check(case)) as Check)
-            })
-            .collect(),
-    )
+    Some(each_case(cases, check))
 }
 
 struct Ran {

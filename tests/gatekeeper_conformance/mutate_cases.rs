@@ -1,6 +1,7 @@
 //! `mutate`, `mutator-validate` and `schema-conflict` cases: mutators built from their
 //! YAML, registered in one mutation System, run through its convergence loop.
 
+use crate::common::conformance::each_case;
 use crate::Check;
 use kadmit::gatekeeper::mutators::Mutator;
 use kadmit::gatekeeper::system::System;
@@ -13,16 +14,7 @@ pub fn checks(kind: &str, cases: &[Value]) -> Option<Vec<(String, Check)>> {
         "schema-conflict" => schema_conflict,
         _ => return None,
     };
-    Some(
-        cases
-            .iter()
-            .map(|case| {
-                let id = case["id"].as_str().unwrap_or("?").to_owned();
-                let case = case.clone();
-                (id, Box::new(move || check(case)) as Check)
-            })
-            .collect(),
-    )
+    Some(each_case(cases, check))
 }
 
 /// A System holding `mutators`, upserted in order.
