@@ -3,6 +3,7 @@
 
 pub mod cli;
 pub mod config;
+pub mod crd;
 pub mod diagnostic;
 pub mod engines;
 pub mod gatekeeper;
