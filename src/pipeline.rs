@@ -157,6 +157,10 @@ impl Pipeline {
     pub fn admit(&self, resource: &mut Resource, cx: &Context) -> Admission {
         let mut record = Admission::default();
         run_mutators(self.defaulting.iter(), resource, cx, &mut record);
+        // A resource the decode step refuses (the server's 400) goes no further.
+        if record.rejected() {
+            return record;
+        }
         run_mutators(self.mutating.iter(), resource, cx, &mut record);
         let reinvoked: Vec<&Box<dyn Mutator>> =
             self.mutating.iter().filter(|m| m.reinvoke()).collect();
