@@ -76,7 +76,7 @@ fn len(_: &mut Ctx, a: &Args) -> Result<Value, String> {
         Some(Value::Nil) => return Err("len of nil pointer".into()),
         Some(Value::Str(x)) => x.len(),
         Some(Value::List(l, _)) => l.len(),
-        Some(Value::Map(m, _)) => m.borrow().len(),
+        Some(Value::Map(m, _)) => m.len(),
         Some(Value::Version(_)) => return Err("len of type semver.Version".into()),
         Some(other) => return Err(format!("len of type {}", other.type_name())),
     };
@@ -140,7 +140,7 @@ fn index(_: &mut Ctx, a: &Args) -> Result<Slot, String> {
                         ))
                     }
                 };
-                let found = m.borrow().get(&key).cloned();
+                let found = m.get(&key);
                 match found {
                     Some(v) => Slot::elem_of(&value, v),
                     None if *elem == super::value::Elem::Str => Slot::plain(Value::str("")),

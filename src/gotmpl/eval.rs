@@ -179,7 +179,7 @@ impl<'t> State<'t> {
                 if args.len() > 1 || fin.is_some() {
                     return Err(self.errorf(format!("{name} is not a method but has arguments")));
                 }
-                let found = m.borrow().get(name).cloned();
+                let found = m.get(name);
                 Ok(match found {
                     Some(v) => Slot::elem_of(value, v),
                     None => Slot::MISSING,

@@ -138,6 +138,7 @@ mod tests_sprig;
 mod tests_syntax;
 
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 /// Most steps one execution may take.
 pub const MAX_STEPS: u64 = 1_000_000;
@@ -177,6 +178,10 @@ pub struct Template {
 #[derive(Debug, Clone)]
 pub enum Data<'a> {
     Json(&'a serde_json::Value),
+    /// JSON like [`Data::Json`], converted only where the template reaches into it. The
+    /// number is at least the document's [`nesting`]; the document is measured only when
+    /// that bound is too high for [`MAX_NESTING`].
+    Shared(Rc<serde_json::Value>, usize),
     Nil,
     Bool(bool),
     Int(i64),
@@ -193,6 +198,12 @@ pub fn marshal_json(value: &serde_json::Value) -> Result<String, TemplateError> 
     value::from_json(value, 0)
         .and_then(|v| json::marshal(&v, true, false))
         .map_err(|message| TemplateError { message })
+}
+
+/// How many levels `value` nests (0 for a scalar or an empty container), counted up to
+/// one past [`MAX_NESTING`]: data nesting deeper than that is refused.
+pub fn nesting(value: &serde_json::Value) -> usize {
+    value::nesting(value, MAX_NESTING + 1)
 }
 
 /// Parses `text` as the template `name`.
@@ -235,6 +246,7 @@ fn to_value(data: &Data<'_>, depth: usize) -> Result<value::Value, String> {
     }
     Ok(match data {
         Data::Json(v) => value::from_json(v, depth)?,
+        Data::Shared(v, levels) => value::from_json_shared(v.clone(), *levels, depth)?,
         Data::Nil => Value::Nil,
         Data::Bool(b) => Value::Bool(*b),
         Data::Int(i) => Value::Int(*i),

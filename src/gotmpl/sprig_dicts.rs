@@ -4,7 +4,7 @@
 
 use super::funcs::{boxed, f, fv, Args, Ctx, Table, P};
 use super::sprig_strings::strval;
-use super::value::{deep_copy, Elem, MapRef, Value};
+use super::value::{deep_copy, Elem, MapCell, MapRef, Value};
 use super::MAX_NESTING;
 use std::collections::BTreeMap;
 
@@ -229,7 +229,7 @@ fn dig(_: &mut Ctx, a: &Args) -> Res {
                 k.type_name()
             ));
         };
-        let step = dict.borrow().get(k.as_ref()).cloned();
+        let step = dict.get(k);
         let Some(step) = step else {
             return Ok(def);
         };
@@ -254,7 +254,7 @@ impl Value {
     fn map_entries_ref(self) -> MapRef {
         match self {
             Value::Map(m, _) => m,
-            _ => std::rc::Rc::new(std::cell::RefCell::new(BTreeMap::new())),
+            _ => MapCell::new(BTreeMap::new()),
         }
     }
 }

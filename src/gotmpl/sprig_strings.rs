@@ -3,10 +3,9 @@
 
 use super::fmt::sprint_one;
 use super::funcs::{f, fv, Args, Ctx, Table, P};
-use super::value::{Elem, Value};
+use super::value::{Elem, MapCell, Value};
 use crate::golang::strconv::quote;
 use std::collections::BTreeMap;
-use std::rc::Rc;
 
 type Res = Result<Value, String>;
 
@@ -327,7 +326,7 @@ fn parts_map(parts: Vec<String>) -> Value {
         .enumerate()
         .map(|(i, p)| (format!("_{i}"), Value::str(p)))
         .collect();
-    Value::Map(Rc::new(std::cell::RefCell::new(map)), Elem::Str)
+    Value::Map(MapCell::new(map), Elem::Str)
 }
 
 fn join(c: &mut Ctx, a: &Args) -> Res {

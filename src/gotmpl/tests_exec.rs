@@ -1,7 +1,16 @@
 //! End-to-end tests of the engine: Go 1.18 text/template semantics and error texts.
 
-use super::{parse, Data};
+use super::{nesting, parse, Data, Template, TemplateError};
 use serde_json::{json, Value as Json};
+use std::rc::Rc;
+
+/// Runs `tmpl` on `data` converted up front and converted lazily, which must agree.
+pub(super) fn execute_both(tmpl: &Template, data: &Json) -> Result<String, TemplateError> {
+    let eager = tmpl.execute(data);
+    let shared = Data::Shared(Rc::new(data.clone()), nesting(data));
+    assert_eq!(tmpl.execute_data(&shared), eager, "{:?}", tmpl.name());
+    eager
+}
 
 fn data() -> Json {
     json!({
@@ -27,13 +36,12 @@ fn data() -> Json {
 
 fn run(t: &str) -> String {
     let tmpl = parse("t", t).unwrap_or_else(|e| panic!("parse {t:?}: {e}"));
-    tmpl.execute(&data())
-        .unwrap_or_else(|e| panic!("execute {t:?}: {e}"))
+    execute_both(&tmpl, &data()).unwrap_or_else(|e| panic!("execute {t:?}: {e}"))
 }
 
 fn fails(t: &str) -> String {
     let tmpl = parse("t", t).unwrap_or_else(|e| panic!("parse {t:?}: {e}"));
-    match tmpl.execute(&data()) {
+    match execute_both(&tmpl, &data()) {
         Ok(out) => panic!("{t:?} rendered {out:?}"),
         Err(e) => e.message,
     }
@@ -348,4 +356,64 @@ fn templates_are_shareable_across_threads() {
     let e = parse("n", "{{ .x").unwrap_err();
     assert_eq!(e.to_string(), "template: n:1: unclosed action");
     let _: &dyn std::error::Error = &e;
+}
+
+#[test]
+fn lazily_converted_maps_are_go_maps() {
+    // Every `run` compares with eager conversion; these read, change and compare maps
+    // that are only partly converted.
+    assert_eq!(
+        run("{{ $_ := set .Target.metadata.labels \"x\" \"y\" }}{{ .Target.metadata.labels.x }} {{ len .Target.metadata.labels }}"),
+        "y 3"
+    );
+    assert_eq!(
+        run("{{ $m := .Target.metadata }}{{ $_ := unset $m \"name\" }}{{ .Target.metadata.name }} {{ keys .Target.metadata }}"),
+        "<no value> [labels]"
+    );
+    assert_eq!(
+        run("{{ $o := index .objs 0 }}{{ $_ := set $o \"name\" \"z\" }}{{ (index .objs 0).name }} {{ .objs }}"),
+        "z [map[name:z] map[name:two]]"
+    );
+    assert_eq!(
+        run("{{ .Target.spec.replicas }} {{ range $k, $v := .Target.spec }}{{ $k }}={{ $v }};{{ end }}"),
+        "3 externalIPs=[123.12.34.1 123.12.35.2];replicas=3;"
+    );
+    assert_eq!(
+        run("{{ deepEqual .Target.metadata .Target.metadata }} {{ hasKey .m \"a\" }} {{ empty .m }} {{ if .Target }}t{{ end }}"),
+        "true true false t"
+    );
+    assert_eq!(
+        run("{{ $d := merge (dict) .Target.metadata }}{{ $_ := set $d \"name\" \"x\" }}{{ .Target.metadata.name }} {{ dig \"labels\" \"app\" \"-\" .Target.metadata }}"),
+        "nginx web"
+    );
+    let e = fails("{{ $_ := set .Target.metadata \"self\" .Target }}");
+    assert!(e.contains("contains the map itself"), "{e}");
+}
+
+#[test]
+fn shared_data_is_measured_like_converted_data() {
+    let mut deep = json!(1);
+    for _ in 0..super::MAX_NESTING {
+        deep = json!([deep]);
+    }
+    assert_eq!(nesting(&deep), super::MAX_NESTING);
+    let tmpl = parse("t", "{{ 1 }}").unwrap();
+    let as_target = |data| Data::Map(vec![("Target".into(), data)]);
+    let eager = tmpl.execute_data(&as_target(Data::Json(&deep)));
+    assert!(eager
+        .unwrap_err()
+        .message
+        .contains("nested more than 200 levels"));
+    let shared = Rc::new(deep.clone());
+    for bound in [super::MAX_NESTING, super::MAX_NESTING + 7] {
+        let lazy = tmpl.execute_data(&as_target(Data::Shared(shared.clone(), bound)));
+        assert!(lazy
+            .unwrap_err()
+            .message
+            .contains("nested more than 200 levels"));
+    }
+    let shallow = Rc::new(json!({"a": [{"b": 1}]}));
+    assert_eq!(nesting(&shallow), 3);
+    let lazy = tmpl.execute_data(&as_target(Data::Shared(shallow, super::MAX_NESTING + 7)));
+    assert_eq!(lazy.unwrap(), "1");
 }

@@ -1,19 +1,19 @@
 //! End-to-end tests of the Sprig functions, with the outputs Sprig v3.2.2 gives.
 
 use super::parse;
+use super::tests_exec::execute_both;
 use serde_json::json;
 
 fn run(t: &str) -> String {
     let data =
         json!({"n": 3, "f": 1.5, "s": "str", "m": {"a": 1, "b": {"c": "d"}}, "l": ["x", "y"]});
     let tmpl = parse("t", t).unwrap_or_else(|e| panic!("parse {t:?}: {e}"));
-    tmpl.execute(&data)
-        .unwrap_or_else(|e| panic!("execute {t:?}: {e}"))
+    execute_both(&tmpl, &data).unwrap_or_else(|e| panic!("execute {t:?}: {e}"))
 }
 
 fn fails(t: &str) -> String {
     let tmpl = parse("t", t).unwrap_or_else(|e| panic!("parse {t:?}: {e}"));
-    match tmpl.execute(&json!({})) {
+    match execute_both(&tmpl, &json!({})) {
         Ok(out) => panic!("{t:?} rendered {out:?}"),
         Err(e) => e.message,
     }

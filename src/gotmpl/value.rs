@@ -9,7 +9,7 @@
 //! (an element of a JSON map or array) until a pipeline unwraps it.
 
 use super::semver::Version;
-use std::cell::RefCell;
+use std::cell::{Ref, RefCell, RefMut};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
@@ -24,7 +24,101 @@ pub(crate) enum Elem {
     Int,
 }
 
-pub(crate) type MapRef = Rc<RefCell<BTreeMap<String, Value>>>;
+pub(crate) type MapRef = Rc<MapCell>;
+
+/// A Go map's entries. A map that comes from a shared JSON document starts out with only
+/// its `source`: an entry is converted when a template first reads it, and all of them
+/// the first time the map is iterated, changed or measured against another.
+#[derive(Debug, Default)]
+pub(crate) struct MapCell {
+    entries: RefCell<BTreeMap<String, Value>>,
+    /// The JSON object whose entries are not all in `entries` yet.
+    source: RefCell<Option<Rc<JsonPath>>>,
+}
+
+/// Where a value sits in a shared document.
+#[derive(Debug)]
+pub(crate) enum JsonPath {
+    Root(Rc<serde_json::Value>),
+    Key(Rc<JsonPath>, String),
+    Index(Rc<JsonPath>, usize),
+}
+
+impl JsonPath {
+    /// The value here; the shared document cannot change while this path holds it.
+    fn resolve(&self) -> &serde_json::Value {
+        match self {
+            JsonPath::Root(doc) => doc,
+            JsonPath::Key(parent, key) => &parent.resolve()[key.as_str()],
+            JsonPath::Index(parent, i) => &parent.resolve()[*i],
+        }
+    }
+}
+
+impl MapCell {
+    pub(crate) fn new(entries: BTreeMap<String, Value>) -> MapRef {
+        Rc::new(MapCell {
+            entries: RefCell::new(entries),
+            source: RefCell::new(None),
+        })
+    }
+
+    fn lazy(source: Rc<JsonPath>) -> MapRef {
+        Rc::new(MapCell {
+            entries: RefCell::default(),
+            source: RefCell::new(Some(source)),
+        })
+    }
+
+    /// The value at `key`, converting only that entry.
+    pub(crate) fn get(&self, key: &str) -> Option<Value> {
+        if let Some(v) = self.entries.borrow().get(key) {
+            return Some(v.clone());
+        }
+        let source = self.source.borrow();
+        let source = source.as_ref()?;
+        let v = source.resolve().as_object()?.get(key)?;
+        let v = from_shared(v, &|| {
+            Rc::new(JsonPath::Key(source.clone(), key.to_owned()))
+        });
+        self.entries.borrow_mut().insert(key.to_owned(), v.clone());
+        Some(v)
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        match &*self.source.borrow() {
+            Some(source) => source.resolve().as_object().map_or(0, |m| m.len()),
+            None => self.entries.borrow().len(),
+        }
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    pub(crate) fn borrow(&self) -> Ref<'_, BTreeMap<String, Value>> {
+        self.convert_all();
+        self.entries.borrow()
+    }
+
+    pub(crate) fn borrow_mut(&self) -> RefMut<'_, BTreeMap<String, Value>> {
+        self.convert_all();
+        self.entries.borrow_mut()
+    }
+
+    fn convert_all(&self) {
+        let Some(source) = self.source.borrow_mut().take() else {
+            return;
+        };
+        let mut entries = self.entries.borrow_mut();
+        for (k, v) in source.resolve().as_object().into_iter().flatten() {
+            if !entries.contains_key(k) {
+                let v = from_shared(v, &|| Rc::new(JsonPath::Key(source.clone(), k.clone())));
+                entries.insert(k.clone(), v);
+            }
+        }
+    }
+}
 
 /// A Go value. Maps are shared and mutable (Sprig's `set`, `unset` and `merge` change
 /// them in place, as in Go); lists are immutable.
@@ -73,7 +167,7 @@ impl Value {
     }
 
     pub(crate) fn map(entries: BTreeMap<String, Value>) -> Value {
-        Value::Map(Rc::new(RefCell::new(entries)), Elem::Any)
+        Value::Map(MapCell::new(entries), Elem::Any)
     }
 
     /// Go's `%T`.
@@ -128,7 +222,7 @@ impl Value {
             Value::Float(f) => *f != 0.0,
             Value::Str(s) => !s.is_empty(),
             Value::List(l, _) => !l.is_empty(),
-            Value::Map(m, _) => !m.borrow().is_empty(),
+            Value::Map(m, _) => !m.is_empty(),
             Value::Version(_) => true,
         }
     }
@@ -305,7 +399,7 @@ pub(crate) fn deep_copy(v: &Value, depth: usize) -> Result<Value, String> {
             for (k, v) in entries {
                 out.insert(k, deep_copy(&v, depth + 1)?);
             }
-            Value::Map(Rc::new(RefCell::new(out)), *elem)
+            Value::Map(MapCell::new(out), *elem)
         }
         other => other.clone(),
     })
@@ -314,10 +408,7 @@ pub(crate) fn deep_copy(v: &Value, depth: usize) -> Result<Value, String> {
 /// JSON as `encoding/json` decodes it into `interface {}`: every number is a float64.
 pub(crate) fn from_json(v: &serde_json::Value, depth: usize) -> Result<Value, String> {
     if depth > super::MAX_NESTING {
-        return Err(format!(
-            "data is nested more than {} levels deep",
-            super::MAX_NESTING
-        ));
+        return Err(too_deep_message());
     }
     Ok(match v {
         serde_json::Value::Null => Value::Nil,
@@ -338,6 +429,61 @@ pub(crate) fn from_json(v: &serde_json::Value, depth: usize) -> Result<Value, St
             Value::map(out)
         }
     })
+}
+
+/// What [`from_json`] gives for a shared document that nests at most `levels` levels,
+/// converting maps only when a template reaches into them. It refuses the same documents.
+pub(crate) fn from_json_shared(
+    doc: Rc<serde_json::Value>,
+    levels: usize,
+    depth: usize,
+) -> Result<Value, String> {
+    let limit = super::MAX_NESTING;
+    if depth + levels > limit && depth + nesting(&doc, limit + 1) > limit {
+        return Err(too_deep_message());
+    }
+    Ok(from_shared(&doc, &|| Rc::new(JsonPath::Root(doc.clone()))))
+}
+
+fn too_deep_message() -> String {
+    format!(
+        "data is nested more than {} levels deep",
+        super::MAX_NESTING
+    )
+}
+
+/// How many levels `v` nests, or `cap` if more.
+pub(crate) fn nesting(v: &serde_json::Value, cap: usize) -> usize {
+    if cap == 0 {
+        return 0;
+    }
+    let below = |child: &serde_json::Value| 1 + nesting(child, cap - 1);
+    match v {
+        serde_json::Value::Array(items) => items.iter().map(below).max().unwrap_or(0),
+        serde_json::Value::Object(map) => map.values().map(below).max().unwrap_or(0),
+        _ => 0,
+    }
+}
+
+/// `v` converted, where `at` says where `v` is; lists are converted whole, maps lazily.
+fn from_shared(v: &serde_json::Value, at: &dyn Fn() -> Rc<JsonPath>) -> Value {
+    match v {
+        serde_json::Value::Null => Value::Nil,
+        serde_json::Value::Bool(b) => Value::Bool(*b),
+        serde_json::Value::Number(n) => Value::Float(n.as_f64().unwrap_or(f64::NAN)),
+        serde_json::Value::String(s) => Value::str(s.as_str()),
+        serde_json::Value::Array(items) => {
+            let at = at();
+            Value::list(
+                items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, item)| from_shared(item, &|| Rc::new(JsonPath::Index(at.clone(), i))))
+                    .collect(),
+            )
+        }
+        serde_json::Value::Object(_) => Value::Map(MapCell::lazy(at()), Elem::Any),
+    }
 }
 
 #[cfg(test)]

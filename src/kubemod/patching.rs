@@ -8,15 +8,23 @@ use super::value::typed_value;
 use crate::gotmpl::Data;
 use crate::patch::Op;
 use serde_json::Value;
+use std::rc::Rc;
 
-/// The ops of `rule` for `doc`, or why the rule cannot be applied to it.
-pub fn calculate_patch(rule: &ModRule, doc: &Value, namespace: &str) -> Result<Vec<Op>, String> {
+/// The ops of `rule` for `doc`, or why the rule cannot be applied to it. `levels` is at
+/// least the document's [`crate::gotmpl::nesting`].
+pub fn calculate_patch(
+    rule: &ModRule,
+    doc: &Rc<Value>,
+    levels: usize,
+    namespace: &str,
+) -> Result<Vec<Op>, String> {
+    let target = Target { doc, levels };
     let mut ops = Vec::new();
     for (i, item) in rule.patches.iter().enumerate() {
         let field = format!("spec.patch[{i}]");
         match &item.select {
             None => ops.push(
-                build_op(item, &item.path, doc, namespace, &Value::Null, &[])
+                build_op(item, &item.path, &target, namespace, Value::Null, &[])
                     .map_err(|e| format!("{field}: {e}"))?,
             ),
             Some(select) => {
@@ -27,7 +35,7 @@ pub fn calculate_patch(rule: &ModRule, doc: &Value, namespace: &str) -> Result<V
                     let path = path_from_key_parts(&item.path, &parts)
                         .map_err(|e| format!("{field}.path: {e}"))?;
                     ops.push(
-                        build_op(item, &path, doc, namespace, &value, &parts)
+                        build_op(item, &path, &target, namespace, value, &parts)
                             .map_err(|e| format!("{field}: {e}"))?,
                     );
                 }
@@ -37,12 +45,17 @@ pub fn calculate_patch(rule: &ModRule, doc: &Value, namespace: &str) -> Result<V
     Ok(ops)
 }
 
+struct Target<'a> {
+    doc: &'a Rc<Value>,
+    levels: usize,
+}
+
 fn build_op(
     item: &PatchItem,
     path: &str,
-    doc: &Value,
+    target: &Target,
     namespace: &str,
-    selected: &Value,
+    selected: Value,
     parts: &[KeyPart],
 ) -> Result<Op, String> {
     let value = match (&item.value, item.op) {
@@ -58,11 +71,17 @@ fn build_op(
                 .collect();
             let selected = match selected {
                 Value::Null => Data::Nil,
-                value => Data::Json(value),
+                value => {
+                    let levels = crate::gotmpl::nesting(&value);
+                    Data::Shared(Rc::new(value), levels)
+                }
             };
             // Go's context: numbers in the document are float64, key parts are int.
             let context = Data::Map(vec![
-                ("Target".into(), Data::Json(doc)),
+                (
+                    "Target".into(),
+                    Data::Shared(target.doc.clone(), target.levels),
+                ),
                 ("Namespace".into(), Data::String(namespace.to_owned())),
                 ("SelectedItem".into(), selected),
                 ("SelectKeyParts".into(), Data::List(key_parts)),

@@ -5,10 +5,12 @@
 use super::matching::is_match;
 use super::patching::calculate_patch;
 use super::rule::{ModRule, RuleType};
+use crate::gotmpl;
 use crate::patch::{self, Op};
 use serde_json::{json, Map, Value};
 use std::borrow::Cow;
 use std::collections::BTreeSet;
+use std::rc::Rc;
 
 pub const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
 
@@ -96,9 +98,15 @@ impl Store {
         }
         let mut annotation = last_applied(doc);
         let mut any_matched = false;
-        with_synthetic_refs(doc, &request.synthetic_refs, |working| {
+        with_synthetic_refs(doc, &request.synthetic_refs, |doc| {
+            // Templates read the document while it is shared; it is unshared again when
+            // they are done, so `make_mut` below does not copy it.
+            let mut working = Rc::new(std::mem::take(doc));
+            // At least how deeply the document nests, measured once and then raised by
+            // what each patch adds.
+            let mut levels = None;
             for tier in tiers(&candidates) {
-                let view = match_view(working);
+                let view = match_view(&working);
                 let matched: Vec<&&ModRule> = candidates
                     .iter()
                     .filter(|r| r.tier == tier && r.rule_type == RuleType::Patch)
@@ -108,17 +116,20 @@ impl Store {
                 for rule in matched {
                     any_matched = true;
                     let label = rule.label();
-                    let ops = match calculate_patch(rule, working, request.namespace) {
+                    let bound = *levels.get_or_insert_with(|| gotmpl::nesting(&working));
+                    let ops = match calculate_patch(rule, &working, bound, request.namespace) {
                         Ok(ops) => ops,
                         Err(e) => {
                             report.failed.push((label, e));
                             continue;
                         }
                     };
-                    if let Err(e) = patch::apply(working, &ops, patch::Options::kubemod()) {
+                    let target = Rc::make_mut(&mut working);
+                    if let Err(e) = patch::apply(target, &ops, patch::Options::kubemod()) {
                         report.failed.push((label, e.to_string()));
                         continue;
                     }
+                    levels = Some(ops.iter().map(added_levels).fold(bound, usize::max));
                     if let Some(copy) = annotation.as_mut() {
                         if patch::apply(copy, &ops, patch::Options::kubemod()).is_err() {
                             annotation = None;
@@ -127,10 +138,10 @@ impl Store {
                     report.applied.push((label, ops));
                 }
             }
+            *doc = Rc::try_unwrap(working).unwrap_or_else(|shared| (*shared).clone());
         });
         if any_matched {
-            if let Some(text) = annotation.and_then(|copy| crate::gotmpl::marshal_json(&copy).ok())
-            {
+            if let Some(text) = annotation.and_then(|copy| gotmpl::marshal_json(&copy).ok()) {
                 set_annotation(doc, LAST_APPLIED, text);
             }
         }
@@ -170,6 +181,16 @@ impl Store {
             }
         }
         out
+    }
+}
+
+/// At most how many levels below the root an op puts anything.
+fn added_levels(op: &Op) -> usize {
+    match op {
+        Op::Add { path, value } | Op::Replace { path, value } => {
+            path.matches('/').count() + gotmpl::nesting(value)
+        }
+        Op::Remove { .. } => 0,
     }
 }
 
