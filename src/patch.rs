@@ -2,6 +2,7 @@
 //! rely on: creating missing parents on `add`, negative array indices, and ignoring a
 //! `remove` of a path that is not there. A patch applies atomically: all or nothing.
 
+use serde_json::map::Entry;
 use serde_json::{Map, Value};
 use std::fmt;
 
@@ -107,44 +108,131 @@ pub fn escape(token: &str) -> String {
 
 /// Applies every op in order; on error `doc` is left exactly as it was.
 pub fn apply(doc: &mut Value, ops: &[Op], options: Options) -> Result<(), PatchError> {
-    let mut working = doc.clone();
+    let mut undo = Vec::new();
     for op in ops {
-        apply_one(&mut working, op, options).map_err(|message| PatchError {
-            op: op.name(),
-            path: op.path().to_owned(),
-            message,
-        })?;
+        if let Err(message) = apply_one(doc, op, options, &mut undo) {
+            while let Some(change) = undo.pop() {
+                change.revert(doc);
+            }
+            return Err(PatchError {
+                op: op.name(),
+                path: op.path().to_owned(),
+                message,
+            });
+        }
     }
-    *doc = working;
     Ok(())
 }
 
-fn apply_one(doc: &mut Value, op: &Op, options: Options) -> Result<(), String> {
+/// One step from a container to a child: a key, or an index resolved to a position.
+#[derive(Debug)]
+enum Step {
+    Key(String),
+    Index(usize),
+}
+
+/// How to take back one change to the container at `at`, when every later change has
+/// been taken back already.
+#[derive(Debug)]
+struct Undo {
+    at: Vec<Step>,
+    revert: Revert,
+}
+
+#[derive(Debug)]
+enum Revert {
+    /// The child was replaced.
+    Put(Step, Value),
+    /// A key was added (at the end of the object).
+    RemoveKey(String),
+    /// A key was removed from this position.
+    InsertKey(usize, String, Value),
+    /// An element was inserted.
+    RemoveIndex(usize),
+    /// An element was removed.
+    InsertIndex(usize, Value),
+    /// Elements were appended to an array of this length.
+    Truncate(usize),
+}
+
+impl Undo {
+    fn revert(self, doc: &mut Value) {
+        let mut container = doc;
+        for step in &self.at {
+            let child = match (container, step) {
+                (Value::Object(map), Step::Key(k)) => map.get_mut(k),
+                (Value::Array(items), Step::Index(i)) => items.get_mut(*i),
+                _ => None,
+            };
+            let Some(child) = child else {
+                debug_assert!(false, "the undo log does not match the document");
+                return;
+            };
+            container = child;
+        }
+        match (container, self.revert) {
+            (Value::Object(map), Revert::Put(Step::Key(k), old)) => {
+                map.insert(k, old);
+            }
+            (Value::Array(items), Revert::Put(Step::Index(i), old)) => items[i] = old,
+            (Value::Object(map), Revert::RemoveKey(k)) => {
+                map.shift_remove(&k);
+            }
+            (Value::Object(map), Revert::InsertKey(i, k, old)) => {
+                map.shift_insert(i, k, old);
+            }
+            (Value::Array(items), Revert::RemoveIndex(i)) => {
+                items.remove(i);
+            }
+            (Value::Array(items), Revert::InsertIndex(i, old)) => items.insert(i, old),
+            (Value::Array(items), Revert::Truncate(len)) => items.truncate(len),
+            _ => debug_assert!(false, "the undo log does not match the document"),
+        }
+    }
+}
+
+fn apply_one(
+    doc: &mut Value,
+    op: &Op,
+    options: Options,
+    undo: &mut Vec<Undo>,
+) -> Result<(), String> {
     let tokens = parse_pointer(op.path())?;
     let (last, parents) = tokens
         .split_last()
         .expect("a pointer has at least one token");
+    let mut at = Vec::with_capacity(tokens.len());
     match op {
         Op::Add { value, .. } => {
             let parent = if options.ensure_path_exists_on_add {
-                ensure_parents(doc, &tokens, options)?
+                ensure_parents(doc, &tokens, options, &mut at, undo)?
             } else {
-                walk(doc, parents, options)?.ok_or("a parent does not exist")?
+                walk(doc, parents, options, &mut at)?.ok_or("a parent does not exist")?
             };
-            add(parent, last, value.clone(), options)
+            let revert = add(parent, last, value.clone(), options)?;
+            undo.push(Undo { at, revert });
+            Ok(())
         }
         Op::Replace { value, .. } => {
-            let parent = walk(doc, parents, options)?.ok_or("a parent does not exist")?;
-            let slot = child_mut(parent, last, options)?
+            let parent = walk(doc, parents, options, &mut at)?.ok_or("a parent does not exist")?;
+            let (step, slot) = child_mut(parent, last, options)?
                 .ok_or_else(|| format!("doc is missing key {last:?}"))?;
-            *slot = value.clone();
+            let old = std::mem::replace(slot, value.clone());
+            undo.push(Undo {
+                at,
+                revert: Revert::Put(step, old),
+            });
             Ok(())
         }
         Op::Remove { .. } => {
-            let Some(parent) = walk(doc, parents, options)? else {
+            let Some(parent) = walk(doc, parents, options, &mut at)? else {
                 return missing_on_remove(options);
             };
-            remove(parent, last, options)
+            match remove(parent, last, options)? {
+                Some(revert) => undo.push(Undo { at, revert }),
+                None => missing_on_remove(options)?,
+            }
+            Ok(())
         }
     }
 }
@@ -157,16 +245,21 @@ fn missing_on_remove(options: Options) -> Result<(), String> {
     }
 }
 
-/// Follows `tokens`; `Ok(None)` when something along the way is missing.
+/// Follows `tokens`, recording the steps in `at`; `Ok(None)` when something along the
+/// way is missing.
 fn walk<'a>(
     doc: &'a mut Value,
     tokens: &[String],
     options: Options,
+    at: &mut Vec<Step>,
 ) -> Result<Option<&'a mut Value>, String> {
     let mut current = doc;
     for token in tokens {
         match child_mut(current, token, options)? {
-            Some(next) => current = next,
+            Some((step, next)) => {
+                at.push(step);
+                current = next;
+            }
             None => return Ok(None),
         }
     }
@@ -179,12 +272,12 @@ fn child_mut<'a>(
     value: &'a mut Value,
     token: &str,
     options: Options,
-) -> Result<Option<&'a mut Value>, String> {
+) -> Result<Option<(Step, &'a mut Value)>, String> {
     match value {
-        Value::Object(map) => Ok(map.get_mut(token)),
+        Value::Object(map) => Ok(map.get_mut(token).map(|v| (Step::Key(token.to_owned()), v))),
         Value::Array(items) => {
-            let len = items.len();
-            Ok(array_position(token, len, options)?.and_then(move |i| items.get_mut(i)))
+            let position = array_position(token, items.len(), options)?;
+            Ok(position.and_then(move |i| Some((Step::Index(i), items.get_mut(i)?))))
         }
         other => Err(format!(
             "cannot descend into {} at {token:?}",
@@ -221,16 +314,36 @@ fn ensure_parents<'a>(
     doc: &'a mut Value,
     tokens: &[String],
     options: Options,
+    at: &mut Vec<Step>,
+    undo: &mut Vec<Undo>,
 ) -> Result<&'a mut Value, String> {
     let mut current = doc;
     for pair in tokens.windows(2) {
         let (token, next) = (&pair[0], &pair[1]);
         current = match current {
             Value::Object(map) => {
-                let slot = map.entry(token.clone()).or_insert(Value::Null);
-                if slot.is_null() {
-                    *slot = new_container(next)?;
-                }
+                let slot = match map.entry(token.as_str()) {
+                    Entry::Occupied(entry) => {
+                        let slot = entry.into_mut();
+                        if slot.is_null() {
+                            *slot = new_container(next)?;
+                            undo.push(Undo {
+                                at: at_copy(at),
+                                revert: Revert::Put(Step::Key(token.clone()), Value::Null),
+                            });
+                        }
+                        slot
+                    }
+                    Entry::Vacant(entry) => {
+                        let slot = entry.insert(new_container(next)?);
+                        undo.push(Undo {
+                            at: at_copy(at),
+                            revert: Revert::RemoveKey(token.clone()),
+                        });
+                        slot
+                    }
+                };
+                at.push(Step::Key(token.clone()));
                 slot
             }
             Value::Array(items) => {
@@ -238,6 +351,10 @@ fn ensure_parents<'a>(
                     Some(i) if !items[i].is_null() => i,
                     Some(i) => {
                         items[i] = new_container(next)?;
+                        undo.push(Undo {
+                            at: at_copy(at),
+                            revert: Revert::Put(Step::Index(i), Value::Null),
+                        });
                         i
                     }
                     None => {
@@ -247,13 +364,17 @@ fn ensure_parents<'a>(
                                 items.len()
                             )
                         })? as usize;
-                        while items.len() < index {
-                            items.push(Value::Null);
-                        }
-                        items.insert(index, new_container(next)?);
+                        let container = new_container(next)?;
+                        undo.push(Undo {
+                            at: at_copy(at),
+                            revert: Revert::Truncate(items.len()),
+                        });
+                        items.resize(index, Value::Null);
+                        items.push(container);
                         index
                     }
                 };
+                at.push(Step::Index(position));
                 &mut items[position]
             }
             other => {
@@ -265,6 +386,15 @@ fn ensure_parents<'a>(
         };
     }
     Ok(current)
+}
+
+fn at_copy(at: &[Step]) -> Vec<Step> {
+    at.iter()
+        .map(|step| match step {
+            Step::Key(k) => Step::Key(k.clone()),
+            Step::Index(i) => Step::Index(*i),
+        })
+        .collect()
 }
 
 fn new_container(next_token: &str) -> Result<Value, String> {
@@ -279,12 +409,13 @@ fn new_container(next_token: &str) -> Result<Value, String> {
     }
 }
 
-fn add(parent: &mut Value, token: &str, value: Value, options: Options) -> Result<(), String> {
+/// Adds `value` at `token`, and says how to take that back.
+fn add(parent: &mut Value, token: &str, value: Value, options: Options) -> Result<Revert, String> {
     match parent {
-        Value::Object(map) => {
-            map.insert(token.to_owned(), value);
-            Ok(())
-        }
+        Value::Object(map) => Ok(match map.insert(token.to_owned(), value) {
+            Some(old) => Revert::Put(Step::Key(token.to_owned()), old),
+            None => Revert::RemoveKey(token.to_owned()),
+        }),
         Value::Array(items) => {
             let len = items.len() as i64;
             let index = if token == "-" {
@@ -304,7 +435,7 @@ fn add(parent: &mut Value, token: &str, value: Value, options: Options) -> Resul
                 ));
             }
             items.insert(index as usize, value);
-            Ok(())
+            Ok(Revert::RemoveIndex(index as usize))
         }
         other => Err(format!(
             "cannot add to {}",
@@ -313,23 +444,20 @@ fn add(parent: &mut Value, token: &str, value: Value, options: Options) -> Resul
     }
 }
 
-fn remove(parent: &mut Value, token: &str, options: Options) -> Result<(), String> {
-    let removed = match parent {
-        Value::Object(map) => map.shift_remove(token).is_some(),
-        Value::Array(items) => match array_position(token, items.len(), options)? {
-            Some(i) => {
-                items.remove(i);
-                true
-            }
-            None => false,
-        },
-        _ => false,
-    };
-    if removed {
-        Ok(())
-    } else {
-        missing_on_remove(options)
-    }
+/// Removes what is at `token`, and says how to take that back; `None` if nothing is there.
+fn remove(parent: &mut Value, token: &str, options: Options) -> Result<Option<Revert>, String> {
+    Ok(match parent {
+        Value::Object(map) => {
+            let position = map.keys().position(|k| k == token);
+            position.and_then(|i| {
+                let (key, old) = map.shift_remove_entry(token)?;
+                Some(Revert::InsertKey(i, key, old))
+            })
+        }
+        Value::Array(items) => array_position(token, items.len(), options)?
+            .map(|i| Revert::InsertIndex(i, items.remove(i))),
+        _ => None,
+    })
 }
 
 #[cfg(test)]
@@ -453,6 +581,50 @@ mod tests {
         ];
         assert!(apply(&mut doc, &ops, Options::kubemod()).is_err());
         assert_eq!(doc, json!({"a": 1}));
+    }
+
+    #[test]
+    fn every_failing_patch_is_undone_exactly() {
+        let doc = json!({"a": [1, {"b": null}], "m": {"k": "v", "n": null, "o": 1}, "s": "x"});
+        let replace = |path: &str, value: Value| Op::Replace {
+            path: path.into(),
+            value,
+        };
+        let remove = |path: &str| Op::Remove { path: path.into() };
+        let pool = vec![
+            add("/m/new", json!(1)),
+            add("/m/k", json!(2)),
+            add("/a/0", json!(0)),
+            add("/a/-", json!(9)),
+            add("/a/-1", json!(8)),
+            add("/a/5/c", json!(1)),
+            add("/a/1/b/x", json!(1)),
+            add("/m/n/0", json!(1)),
+            add("/x/y/z", json!(1)),
+            add("/x/-/y", json!(1)),
+            add("/s/t", json!(1)),
+            replace("/m/k", json!(3)),
+            replace("/a/0", json!({"z": 1})),
+            replace("/a/-1", json!(2)),
+            remove("/m/k"),
+            remove("/m/o"),
+            remove("/a/0"),
+            remove("/a/-1"),
+            remove("/missing/x"),
+        ];
+        let failing = replace("/nope/x", json!(1));
+        let text = |v: &Value| serde_json::to_string(v).unwrap();
+        let before = text(&doc);
+        for a in &pool {
+            for b in &pool {
+                for c in &pool {
+                    let ops = [a.clone(), b.clone(), c.clone(), failing.clone()];
+                    let mut patched = doc.clone();
+                    assert!(apply(&mut patched, &ops, Options::kubemod()).is_err());
+                    assert_eq!(text(&patched), before, "{ops:?}");
+                }
+            }
+        }
     }
 
     #[test]
