@@ -75,24 +75,20 @@ pub fn item_matches(item: &MatchItem, doc: &Value) -> bool {
     }
     match item.match_for {
         MatchFor::Any => {
-            if candidates.iter().any(|c| passes(item, &text(c))) {
+            if candidates.iter().any(|c| passes(item, &c.text())) {
                 !negate
             } else {
                 negate
             }
         }
         MatchFor::All => {
-            if had_undefined || !candidates.iter().all(|c| passes(item, &text(c))) {
+            if had_undefined || !candidates.iter().all(|c| passes(item, &c.text())) {
                 negate
             } else {
                 !negate
             }
         }
     }
-}
-
-fn text(v: &Val<'_>) -> String {
-    v.as_str().map_or_else(|| v.format(), str::to_string)
 }
 
 /// KubeMod `isStringMatch`: only the first criterion present counts.

@@ -86,7 +86,8 @@ pub(crate) fn eval<'a>(node: &Node, ctx: Ctx<'_, 'a>) -> Result<Val<'a>, String>
             lhs,
             pattern,
         } => {
-            let text = eval(lhs, ctx)?.format();
+            let lhs = eval(lhs, ctx)?;
+            let text = lhs.text();
             let matched = match pattern {
                 Pattern::Compiled(re) => re.is_match(&text),
                 Pattern::Dynamic(p) => {
@@ -274,12 +275,20 @@ fn run_plain<'a>(
 ) -> Result<Val<'a>, String> {
     for segment in segments {
         v = match segment {
-            Segment::Plain(Plain::Key(key)) => select_value(key, &v, ctx)?.0,
+            Segment::Plain(Plain::Key(key)) => select_child(key, &v, ctx)?,
             Segment::Plain(Plain::Script(script)) => eval(script, Ctx { current: &v, ..ctx })?,
             Segment::Ambiguous(_) => unreachable!("run_plain is given plain selectors only"),
         };
     }
     Ok(v)
+}
+
+/// `v[key]`, as [`select_value`] without the key's text.
+fn select_child<'a>(key: &Node, v: &Val<'a>, ctx: Ctx<'_, 'a>) -> Result<Val<'a>, String> {
+    if let (Node::Const(Val::Str(k)), View::Obj(map)) = (key, v.view()) {
+        return Ok(map.get(k).unwrap_or(Val::Undefined));
+    }
+    select_value(key, v, ctx).map(|(child, _)| child)
 }
 
 /// `selectValue`: `v[key]` with `@` bound to `v`, and the key as text.

@@ -5,6 +5,7 @@
 //! `time.Time` from `date()`. Values borrow the document where they can.
 
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 
 use super::date::GoTime;
 use crate::golang::fmt::{format_float, format_value};
@@ -91,6 +92,10 @@ impl<'a> Obj<'_, 'a> {
 
     pub fn get(&self, key: &str) -> Option<Val<'a>> {
         match self {
+            // Comparing a few keys is cheaper than hashing one.
+            Obj::Json(map) if map.len() <= 8 => map
+                .iter()
+                .find_map(|(k, v)| (k == key).then_some(Val::Json(v))),
             Obj::Json(map) => map.get(key).map(Val::Json),
             Obj::Vals(entries) => entries
                 .iter()
@@ -201,6 +206,14 @@ impl<'a> Val<'a> {
             View::Str("false" | "FALSE") => Some(false),
             View::Str("true" | "TRUE") => Some(true),
             _ => self.to_float().map(|f| f != 0.0),
+        }
+    }
+
+    /// Go `fmt.Sprintf("%v", x)`, borrowed when the value is a string.
+    pub fn text(&self) -> Cow<'_, str> {
+        match self.strict_str() {
+            Some(s) => Cow::Borrowed(s),
+            None => Cow::Owned(self.format()),
         }
     }
 
