@@ -1,1 +1,18 @@
-//! HELPER-OWNED: placeholder until its owner lands it.
+//! `x-kubernetes-validations`: CEL rules compiled once per CRD version and evaluated on
+//! create the way `apiextensions-apiserver/pkg/apiserver/schema/cel/validation.go` does
+//! (reference §7). The interpreter is the `cel` crate; kadmit adds the Kubernetes value
+//! model (`value`, `klist`), libraries (`library`), two-variable comprehensions and cost
+//! charges (`compile`, `cost`), and cel-go's error texts (`errors`).
+
+mod compile;
+mod cost;
+mod env;
+mod errors;
+mod klist;
+mod library;
+mod rules;
+mod validate;
+mod value;
+
+pub use rules::{compile, compile_unchecked, CelOutcome, CompiledRules};
+pub use value::escape;

@@ -1,0 +1,376 @@
+//! From rule text to an evaluable expression tree: parsing with the environment's macros,
+//! then kadmit's rewriting: two-variable comprehensions (`all(i, v, p)`, `transformMap`, ...)
+//! expanded into single-variable ones, cost charges inserted (see `cost`), and literal
+//! arguments checked the way Kubernetes checks them when compiling (durations, timestamps,
+//! regular expressions).
+
+use super::env::{self, COST, COUNT, MAP_INSERT, MAP_MERGE, PAIRS};
+use super::library::time::is_go_duration;
+use crate::golang::regexp;
+use cel::common::ast::{
+    operators, CallExpr, ComprehensionExpr, EntryExpr, Expr, IdedExpr, ListExpr, LiteralValue,
+    MapExpr, SourceInfo,
+};
+use cel::common::types::{CelInt, CelString};
+
+/// A compiled expression.
+#[derive(Debug)]
+pub struct Expression {
+    pub tree: IdedExpr,
+    /// Whether it reads `oldSelf`.
+    pub uses_old_self: bool,
+}
+
+/// Compiles `source`; the error is Kubernetes' text (`compilation failed: ERROR: ...`).
+pub fn compile(source: &str) -> Result<Expression, String> {
+    let (mut tree, info) = env::env()
+        .parser()
+        .parse_with_source_info(source)
+        .map_err(|e| format!("compilation failed: {e}"))?;
+    let mut rewriter = Rewriter {
+        source,
+        info: &info,
+        next_id: 1 << 40,
+        problem: None,
+        uses_old_self: false,
+    };
+    rewriter.rewrite(&mut tree);
+    match rewriter.problem {
+        Some(problem) => Err(problem),
+        None => Ok(Expression {
+            tree,
+            uses_old_self: rewriter.uses_old_self,
+        }),
+    }
+}
+
+struct Rewriter<'a> {
+    source: &'a str,
+    info: &'a SourceInfo,
+    next_id: u64,
+    problem: Option<String>,
+    uses_old_self: bool,
+}
+
+impl Rewriter<'_> {
+    fn node(&mut self, expr: Expr) -> IdedExpr {
+        self.next_id += 1;
+        IdedExpr {
+            id: self.next_id,
+            expr,
+        }
+    }
+
+    fn ident(&mut self, name: &str) -> IdedExpr {
+        self.node(Expr::Ident(name.to_owned()))
+    }
+
+    fn call(&mut self, name: &str, args: Vec<IdedExpr>) -> IdedExpr {
+        self.node(Expr::Call(CallExpr {
+            func_name: name.to_owned(),
+            target: None,
+            args,
+        }))
+    }
+
+    fn literal(&mut self, value: LiteralValue) -> IdedExpr {
+        self.node(Expr::Literal(value))
+    }
+
+    fn list(&mut self, elements: Vec<IdedExpr>) -> IdedExpr {
+        self.node(Expr::List(ListExpr::new(elements)))
+    }
+
+    fn wrap(&mut self, name: &str, expr: &mut IdedExpr) {
+        let inner = std::mem::take(expr);
+        *expr = self.call(name, vec![inner]);
+    }
+
+    fn fail(&mut self, id: u64, message: &str) {
+        if self.problem.is_some() {
+            return;
+        }
+        let offset = self
+            .info
+            .offset_for(id)
+            .map_or(0, |(start, _)| start as usize);
+        let before: String = self.source.chars().take(offset).collect();
+        let line = before.matches('\n').count() + 1;
+        let column = before.chars().rev().take_while(|c| *c != '\n').count() + 1;
+        self.problem = Some(format!(
+            "compilation failed: ERROR: <input>:{line}:{column}: {message}"
+        ));
+    }
+
+    fn rewrite(&mut self, expr: &mut IdedExpr) {
+        match &mut expr.expr {
+            Expr::Ident(name) => {
+                if name == "oldSelf" {
+                    self.uses_old_self = true;
+                }
+            }
+            Expr::Call(call) => {
+                if let Some(target) = call.target.as_deref_mut() {
+                    self.rewrite(target);
+                }
+                for arg in call.args.iter_mut() {
+                    self.rewrite(arg);
+                }
+                self.check_literals(call);
+                if is_namespace(call, "lists", "range") {
+                    if let Some(n) = call.args.first_mut() {
+                        self.wrap(COUNT, n);
+                    }
+                }
+                if let Some(expanded) = self.two_variable(call) {
+                    *expr = expanded;
+                }
+            }
+            Expr::Comprehension(c) => {
+                for e in [
+                    &mut c.iter_range,
+                    &mut c.accu_init,
+                    &mut c.loop_cond,
+                    &mut c.loop_step,
+                    &mut c.result,
+                ] {
+                    self.rewrite(e);
+                }
+                self.wrap(COST, &mut c.iter_range);
+            }
+            Expr::List(list) => list.elements.iter_mut().for_each(|e| self.rewrite(e)),
+            Expr::Map(map) => self.rewrite_entries(map),
+            Expr::Select(select) => self.rewrite(&mut select.operand),
+            Expr::Struct(s) => {
+                for entry in s.entries.iter_mut() {
+                    if let EntryExpr::StructField(f) = &mut entry.expr {
+                        self.rewrite(&mut f.value);
+                    }
+                }
+            }
+            Expr::Literal(_) | Expr::Unspecified => {}
+        }
+    }
+
+    fn rewrite_entries(&mut self, map: &mut MapExpr) {
+        for entry in map.entries.iter_mut() {
+            if let EntryExpr::MapEntry(e) = &mut entry.expr {
+                self.rewrite(&mut e.key);
+                self.rewrite(&mut e.value);
+            }
+        }
+    }
+
+    /// Kubernetes validates literal arguments of these functions when compiling.
+    fn check_literals(&mut self, call: &CallExpr) {
+        let member = call.target.is_some();
+        let Some(arg) = call.args.first() else {
+            return;
+        };
+        let text = match &arg.expr {
+            Expr::Literal(LiteralValue::String(s)) => Some(s.inner().to_owned()),
+            _ => None,
+        };
+        match (call.func_name.as_str(), member, call.args.len()) {
+            ("duration", false, 1) if text.as_deref().is_some_and(|s| !is_go_duration(s)) => {
+                self.fail(arg.id, "invalid duration argument");
+            }
+            ("timestamp", false, 1) => {
+                let valid = match &arg.expr {
+                    Expr::Literal(LiteralValue::String(s)) => env::call_global(
+                        "timestamp",
+                        vec![Box::new(CelString::from(s.inner().to_owned()))],
+                    )
+                    .is_ok(),
+                    Expr::Literal(LiteralValue::Int(i)) => {
+                        env::call_global("timestamp", vec![Box::new(CelInt::from(*i.inner()))])
+                            .is_ok()
+                    }
+                    _ => true,
+                };
+                if !valid {
+                    self.fail(arg.id, "invalid timestamp");
+                }
+            }
+            ("matches", true, 1)
+                if text.as_deref().is_some_and(|p| regexp::compile(p).is_err()) =>
+            {
+                self.fail(arg.id, "invalid matches argument");
+            }
+            ("matches", false, 2) => {
+                if let Expr::Literal(LiteralValue::String(p)) = &call.args[1].expr {
+                    if regexp::compile(p.inner()).is_err() {
+                        let id = call.args[1].id;
+                        self.fail(id, "invalid matches argument");
+                    }
+                }
+            }
+            ("find" | "findAll", true, _) => {
+                if let Some(Err(e)) = text.as_deref().map(regexp::compile) {
+                    if self.problem.is_none() {
+                        self.problem = Some(format!(
+                            "program instantiation failed: {}",
+                            super::library::regex::go_error(text.as_deref().unwrap_or(""), &e)
+                        ));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// `x.all(i, v, p)` and friends, `x.transformList(i, v, [f,] e)`,
+    /// `x.transformMap(k, v, [f,] e)`, `x.transformMapEntry(k, v, [f,] {k2: v2})`.
+    fn two_variable(&mut self, call: &mut CallExpr) -> Option<IdedExpr> {
+        let kind = call.func_name.as_str();
+        let arity_ok = match kind {
+            "all" | "exists" | "existsOne" | "exists_one" => call.args.len() == 3,
+            "transformList" | "transformMap" | "transformMapEntry" => {
+                matches!(call.args.len(), 3 | 4)
+            }
+            _ => false,
+        };
+        if !arity_ok || call.target.is_none() {
+            return None;
+        }
+        let (Expr::Ident(first), Expr::Ident(second)) = (&call.args[0].expr, &call.args[1].expr)
+        else {
+            return None;
+        };
+        let (first, second) = (first.clone(), second.clone());
+        let kind = kind.to_owned();
+        let target = *call.target.take()?;
+        let mut rest: Vec<IdedExpr> = call.args.drain(2..).collect();
+        let body = rest.pop()?;
+        let filter = rest.pop().map(|f| self.bind_pair(&first, &second, f));
+        let body = self.bind_pair(&first, &second, body);
+        let range = self.call(PAIRS, vec![target]);
+        let range = self.call(COST, vec![range]);
+        let accu = "@result";
+        let (init, cond, step, result) = match kind.as_str() {
+            "all" | "exists" => {
+                let all = kind == "all";
+                let init = self.literal(LiteralValue::Boolean(all.into()));
+                let acc = self.ident(accu);
+                let cond = if all {
+                    self.call(operators::NOT_STRICTLY_FALSE, vec![acc])
+                } else {
+                    let not = self.call(operators::LOGICAL_NOT, vec![acc]);
+                    self.call(operators::NOT_STRICTLY_FALSE, vec![not])
+                };
+                let acc = self.ident(accu);
+                let op = if all {
+                    operators::LOGICAL_AND
+                } else {
+                    operators::LOGICAL_OR
+                };
+                let step = self.call(op, vec![acc, body]);
+                (init, cond, step, self.ident(accu))
+            }
+            "existsOne" | "exists_one" => {
+                let init = self.literal(LiteralValue::Int(0.into()));
+                let cond = self.literal(LiteralValue::Boolean(true.into()));
+                let acc = self.ident(accu);
+                let one = self.literal(LiteralValue::Int(1.into()));
+                let plus = self.call(operators::ADD, vec![acc, one]);
+                let acc = self.ident(accu);
+                let step = self.call(operators::CONDITIONAL, vec![body, plus, acc]);
+                let acc = self.ident(accu);
+                let one = self.literal(LiteralValue::Int(1.into()));
+                let result = self.call(operators::EQUALS, vec![acc, one]);
+                (init, cond, step, result)
+            }
+            _ => {
+                let init = if kind == "transformList" {
+                    self.list(Vec::new())
+                } else {
+                    self.node(Expr::Map(MapExpr {
+                        entries: Vec::new(),
+                    }))
+                };
+                let cond = self.literal(LiteralValue::Boolean(true.into()));
+                let acc = self.ident(accu);
+                let grown = match kind.as_str() {
+                    "transformList" => {
+                        let item = self.list(vec![body]);
+                        self.call(operators::ADD, vec![acc, item])
+                    }
+                    "transformMap" => {
+                        let key = self.pair_element(0);
+                        self.call(MAP_INSERT, vec![acc, key, body])
+                    }
+                    _ => self.call(MAP_MERGE, vec![acc, body]),
+                };
+                let step = match filter {
+                    Some(filter) => {
+                        let acc = self.ident(accu);
+                        self.call(operators::CONDITIONAL, vec![filter, grown, acc])
+                    }
+                    None => grown,
+                };
+                (init, cond, step, self.ident(accu))
+            }
+        };
+        Some(self.node(Expr::Comprehension(Box::new(ComprehensionExpr {
+            iter_range: range,
+            iter_var: "@it".to_owned(),
+            iter_var2: None,
+            accu_var: accu.to_owned(),
+            accu_init: init,
+            loop_cond: cond,
+            loop_step: step,
+            result,
+        }))))
+    }
+
+    /// `@it[i]`.
+    fn pair_element(&mut self, i: i64) -> IdedExpr {
+        let it = self.ident("@it");
+        let index = self.literal(LiteralValue::Int(i.into()));
+        self.call(operators::INDEX, vec![it, index])
+    }
+
+    /// `body` with `first` bound to `@it[0]` and `second` to `@it[1]`.
+    fn bind_pair(&mut self, first: &str, second: &str, body: IdedExpr) -> IdedExpr {
+        let value = self.pair_element(1);
+        let inner = self.bind(second, value, body);
+        let key = self.pair_element(0);
+        self.bind(first, key, inner)
+    }
+
+    /// `cel.bind(var, init, body)`: a comprehension over nothing whose accumulator is `var`.
+    fn bind(&mut self, var: &str, init: IdedExpr, body: IdedExpr) -> IdedExpr {
+        let range = self.list(Vec::new());
+        let cond = self.literal(LiteralValue::Boolean(false.into()));
+        let step = self.ident(var);
+        self.node(Expr::Comprehension(Box::new(ComprehensionExpr {
+            iter_range: range,
+            iter_var: "#unused".to_owned(),
+            iter_var2: None,
+            accu_var: var.to_owned(),
+            accu_init: init,
+            loop_cond: cond,
+            loop_step: step,
+            result: body,
+        })))
+    }
+}
+
+fn is_namespace(call: &CallExpr, namespace: &str, function: &str) -> bool {
+    call.func_name == function
+        && matches!(call.target.as_deref(), Some(IdedExpr { expr: Expr::Ident(n), .. }) if n == namespace)
+}
+
+impl Expression {
+    /// Why the expression cannot be a rule, where its result type shows without a checker
+    /// (a literal, list or map at the top).
+    pub fn non_bool_result(&self) -> Option<&'static str> {
+        match &self.tree.expr {
+            Expr::Literal(LiteralValue::Boolean(_)) => None,
+            Expr::Literal(_) | Expr::List(_) | Expr::Map(_) => {
+                Some("cel expression must evaluate to a bool")
+            }
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,86 @@
+//! Timestamps and durations built through the CEL standard library's own constructors, so
+//! they are the values `timestamp()` and `duration()` make; plus the Go syntax checks that
+//! Kubernetes applies to literal arguments of those functions.
+
+use super::super::env::call_global;
+use cel::common::types::CelString;
+use cel::common::value::Val;
+
+/// `timestamp(s)` for an RFC 3339 string.
+pub fn timestamp_from_rfc3339(s: &str) -> Option<Box<dyn Val>> {
+    call_global("timestamp", vec![Box::new(CelString::from(s.to_owned()))]).ok()
+}
+
+/// A duration in Go's `time.ParseDuration` syntax, or strfmt's `<n><unit>` with days and
+/// weeks.
+pub fn duration_from_go(s: &str) -> Option<Box<dyn Val>> {
+    if is_go_duration(s) {
+        return call_global("duration", vec![Box::new(CelString::from(s.to_owned()))]).ok();
+    }
+    let s = s.trim();
+    let digits = s.chars().take_while(char::is_ascii_digit).count();
+    let n: i64 = s[..digits].parse().ok()?;
+    let hours = match s[digits..].trim() {
+        "d" | "day" | "days" => 24,
+        "w" | "wk" | "week" | "weeks" => 24 * 7,
+        _ => return None,
+    };
+    let total = n.checked_mul(hours)?;
+    call_global(
+        "duration",
+        vec![Box::new(CelString::from(format!("{total}h")))],
+    )
+    .ok()
+}
+
+/// Whether `s` is accepted by Go's `time.ParseDuration`.
+pub fn is_go_duration(s: &str) -> bool {
+    let s = s.strip_prefix(['-', '+']).unwrap_or(s);
+    if s == "0" {
+        return true;
+    }
+    if s.is_empty() {
+        return false;
+    }
+    let mut rest = s;
+    while !rest.is_empty() {
+        let int_len = rest.chars().take_while(char::is_ascii_digit).count();
+        let mut len = int_len;
+        let mut frac_len = 0;
+        if rest[len..].starts_with('.') {
+            frac_len = rest[len + 1..]
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .count();
+            len += 1 + frac_len;
+        }
+        if int_len == 0 && frac_len == 0 {
+            return false;
+        }
+        rest = &rest[len..];
+        let unit = ["ns", "us", "µs", "μs", "ms", "s", "m", "h"]
+            .iter()
+            .filter(|u| rest.starts_with(**u))
+            .max_by_key(|u| u.len());
+        match unit {
+            Some(u) => rest = &rest[u.len()..],
+            None => return false,
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_go_duration;
+
+    #[test]
+    fn go_duration_syntax() {
+        assert!(is_go_duration("1h2m3s4ms"));
+        assert!(is_go_duration("3723.004s"));
+        assert!(is_go_duration("-1.5h"));
+        assert!(!is_go_duration("1"));
+        assert!(!is_go_duration("1d"));
+        assert!(!is_go_duration("1nns"));
+    }
+}
