@@ -21,6 +21,7 @@
 
 use regex::Regex;
 use serde_json::Value;
+use std::borrow::Cow;
 
 use crate::kubemod::select::{Select, Val};
 
@@ -61,33 +62,50 @@ pub fn item_matches(item: &MatchItem, doc: &Value) -> bool {
     if let Some(b) = result.as_bool() {
         return b != negate;
     }
-    let (candidates, had_undefined) = match result.elements() {
-        Some(all) => {
-            let total = all.len();
-            let defined: Vec<Val<'_>> = all.into_iter().filter(|v| !v.is_undefined()).collect();
-            let had_undefined = defined.len() != total;
-            (defined, had_undefined)
-        }
-        None => (vec![result], false),
-    };
-    if candidates.is_empty() {
-        return negate;
+    match &result {
+        Val::List(items) => verdict(
+            item,
+            items.iter().filter(|v| !v.is_undefined()).map(Val::text),
+            items.iter().any(Val::is_undefined),
+        ),
+        Val::Json(Value::Array(items)) => verdict(item, items.iter().map(json_text), false),
+        single => verdict(item, std::iter::once(single.text()), false),
     }
+}
+
+/// The item's outcome for the candidates of a result, as text.
+fn verdict<'t>(
+    item: &MatchItem,
+    mut candidates: impl Iterator<Item = Cow<'t, str>>,
+    had_undefined: bool,
+) -> bool {
+    let negate = item.negate;
+    let Some(first) = candidates.next() else {
+        return negate;
+    };
+    let mut candidates = std::iter::once(first).chain(candidates);
     match item.match_for {
         MatchFor::Any => {
-            if candidates.iter().any(|c| passes(item, &c.text())) {
+            if candidates.any(|c| passes(item, &c)) {
                 !negate
             } else {
                 negate
             }
         }
         MatchFor::All => {
-            if had_undefined || !candidates.iter().all(|c| passes(item, &c.text())) {
+            if had_undefined || !candidates.all(|c| passes(item, &c)) {
                 negate
             } else {
                 !negate
             }
         }
+    }
+}
+
+fn json_text(value: &Value) -> Cow<'_, str> {
+    match value {
+        Value::String(s) => Cow::Borrowed(s),
+        other => Cow::Owned(Val::Json(other).format()),
     }
 }
 

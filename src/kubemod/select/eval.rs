@@ -285,8 +285,12 @@ fn run_plain<'a>(
 
 /// `v[key]`, as [`select_value`] without the key's text.
 fn select_child<'a>(key: &Node, v: &Val<'a>, ctx: Ctx<'_, 'a>) -> Result<Val<'a>, String> {
-    if let (Node::Const(Val::Str(k)), View::Obj(map)) = (key, v.view()) {
-        return Ok(map.get(k).unwrap_or(Val::Undefined));
+    match (key, v.view()) {
+        (Node::Const(Val::Str(k)), View::Obj(map)) => {
+            return Ok(map.get(k).unwrap_or(Val::Undefined));
+        }
+        (Node::Const(_), View::Null | View::Undefined) => return Ok(Val::Undefined),
+        _ => {}
     }
     select_value(key, v, ctx).map(|(child, _)| child)
 }
