@@ -21,22 +21,20 @@ pub fn calculate_patch(
     let target = Target { doc, levels };
     let mut ops = Vec::new();
     for (i, item) in rule.patches.iter().enumerate() {
-        let field = format!("spec.patch[{i}]");
+        let field = |suffix: &str, e: String| format!("spec.patch[{i}]{suffix}: {e}");
         match &item.select {
             None => ops.push(
                 build_op(item, &item.path, &target, namespace, Value::Null, &[])
-                    .map_err(|e| format!("{field}: {e}"))?,
+                    .map_err(|e| field("", e))?,
             ),
             Some(select) => {
-                let selected = select
-                    .select(doc)
-                    .map_err(|e| format!("{field}.select: {e}"))?;
+                let selected = select.select(doc).map_err(|e| field(".select", e))?;
                 for (parts, value) in selected {
-                    let path = path_from_key_parts(&item.path, &parts)
-                        .map_err(|e| format!("{field}.path: {e}"))?;
+                    let path =
+                        path_from_key_parts(&item.path, &parts).map_err(|e| field(".path", e))?;
                     ops.push(
                         build_op(item, &path, &target, namespace, value, &parts)
-                            .map_err(|e| format!("{field}: {e}"))?,
+                            .map_err(|e| field("", e))?,
                     );
                 }
             }
