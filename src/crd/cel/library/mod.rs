@@ -1,9 +1,13 @@
 //! The Kubernetes CEL libraries CRD rules may use, beyond cel-rust's standard library and
 //! its strings and lists extensions.
 
+pub mod format;
 pub mod lists;
+pub mod net;
+pub mod quantity;
 pub mod regex;
 pub mod time;
+pub mod url;
 
 use cel::common::value::{CowVal, Val};
 use cel::{DeclarationError, Env, ExecutionError, Value};
@@ -12,6 +16,10 @@ use cel::{DeclarationError, Env, ExecutionError, Value};
 pub fn register(env: &mut Env) -> Result<(), DeclarationError> {
     lists::register(env)?;
     regex::register(env)?;
+    url::register(env)?;
+    net::register(env)?;
+    quantity::register(env)?;
+    format::register(env)?;
     Ok(())
 }
 
@@ -42,3 +50,6 @@ pub fn int_arg(args: &[CowVal<'_, '_>], i: usize) -> Result<i64, ExecutionError>
             ExecutionError::function_error("argument", format!("argument {i} must be an int"))
         })
 }
+
+/// A function overload.
+pub type Overload = for<'b, 'v> fn(Vec<CowVal<'b, 'v>>) -> Out<'b, 'v>;
