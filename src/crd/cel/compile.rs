@@ -4,9 +4,10 @@
 //! arguments checked the way Kubernetes checks them when compiling (durations, timestamps,
 //! regular expressions).
 
+use super::checker::{self, Ty};
 use super::env::{self, COST, COUNT, MAP_INSERT, MAP_MERGE, PAIRS};
+use super::library::regex::compile_go;
 use super::library::time::is_go_duration;
-use crate::golang::regexp;
 use cel::common::ast::{
     operators, CallExpr, ComprehensionExpr, EntryExpr, Expr, IdedExpr, ListExpr, LiteralValue,
     MapExpr, SourceInfo,
@@ -21,8 +22,9 @@ pub struct Expression {
     pub uses_old_self: bool,
 }
 
-/// Compiles `source`; the error is Kubernetes' text (`compilation failed: ERROR: ...`).
-pub fn compile(source: &str) -> Result<Expression, String> {
+/// Compiles `source` for `self` of type `this`; the error is Kubernetes' text
+/// (`compilation failed: ERROR: ...`).
+pub fn compile(source: &str, this: &Ty) -> Result<Expression, String> {
     let (mut tree, info) = env::env()
         .parser()
         .parse_with_source_info(source)
@@ -34,6 +36,9 @@ pub fn compile(source: &str) -> Result<Expression, String> {
         problem: None,
         uses_old_self: false,
     };
+    if let Err((id, message)) = checker::check(&tree, this) {
+        rewriter.fail(id, &message);
+    }
     rewriter.rewrite(&mut tree);
     match rewriter.problem {
         Some(problem) => Err(problem),
@@ -90,10 +95,13 @@ impl Rewriter<'_> {
         if self.problem.is_some() {
             return;
         }
-        let offset = self
+        let mut offset = self
             .info
             .offset_for(id)
             .map_or(0, |(start, _)| start as usize);
+        if offset > 0 && self.source.chars().nth(offset - 1) == Some('-') {
+            offset -= 1;
+        }
         let before: String = self.source.chars().take(offset).collect();
         let line = before.matches('\n').count() + 1;
         let column = before.chars().rev().take_while(|c| *c != '\n').count() + 1;
@@ -114,7 +122,13 @@ impl Rewriter<'_> {
                     self.rewrite(target);
                 }
                 for arg in call.args.iter_mut() {
-                    self.rewrite(arg);
+                    match &mut arg.expr {
+                        // cel-go exempts format()'s argument list from homogeneity.
+                        Expr::List(list) if call.func_name == "format" => {
+                            list.elements.iter_mut().for_each(|e| self.rewrite(e))
+                        }
+                        _ => self.rewrite(arg),
+                    }
                 }
                 self.check_literals(call);
                 if is_namespace(call, "lists", "range") {
@@ -138,8 +152,21 @@ impl Rewriter<'_> {
                 }
                 self.wrap(COST, &mut c.iter_range);
             }
-            Expr::List(list) => list.elements.iter_mut().for_each(|e| self.rewrite(e)),
-            Expr::Map(map) => self.rewrite_entries(map),
+            Expr::List(list) => {
+                self.homogeneous(list.elements.iter());
+                list.elements.iter_mut().for_each(|e| self.rewrite(e));
+            }
+            Expr::Map(map) => {
+                let entries = || {
+                    map.entries.iter().filter_map(|e| match &e.expr {
+                        EntryExpr::MapEntry(entry) => Some(entry),
+                        EntryExpr::StructField(_) => None,
+                    })
+                };
+                self.homogeneous(entries().map(|e| &e.key));
+                self.homogeneous(entries().map(|e| &e.value));
+                self.rewrite_entries(map);
+            }
             Expr::Select(select) => self.rewrite(&mut select.operand),
             Expr::Struct(s) => {
                 for entry in s.entries.iter_mut() {
@@ -149,6 +176,29 @@ impl Rewriter<'_> {
                 }
             }
             Expr::Literal(_) | Expr::Unspecified => {}
+        }
+    }
+
+    /// `HomogeneousAggregateLiterals`: the literal elements of a list or map literal share a
+    /// type (elements of other kinds need a type checker).
+    fn homogeneous<'e>(&mut self, elements: impl Iterator<Item = &'e IdedExpr>) {
+        let mut first: Option<&'static str> = None;
+        for element in elements {
+            let Expr::Literal(literal) = &element.expr else {
+                continue;
+            };
+            let found = literal_type(literal);
+            match first {
+                None => first = Some(found),
+                Some(expected) if expected != found => {
+                    self.fail(
+                        element.id,
+                        &format!("expected type '{expected}' but found '{found}'"),
+                    );
+                    return;
+                }
+                Some(_) => {}
+            }
         }
     }
 
@@ -192,26 +242,21 @@ impl Rewriter<'_> {
                     self.fail(arg.id, "invalid timestamp");
                 }
             }
-            ("matches", true, 1)
-                if text.as_deref().is_some_and(|p| regexp::compile(p).is_err()) =>
-            {
+            ("matches", true, 1) if text.as_deref().is_some_and(|p| compile_go(p).is_err()) => {
                 self.fail(arg.id, "invalid matches argument");
             }
             ("matches", false, 2) => {
                 if let Expr::Literal(LiteralValue::String(p)) = &call.args[1].expr {
-                    if regexp::compile(p.inner()).is_err() {
+                    if compile_go(p.inner()).is_err() {
                         let id = call.args[1].id;
                         self.fail(id, "invalid matches argument");
                     }
                 }
             }
             ("find" | "findAll", true, _) => {
-                if let Some(Err(e)) = text.as_deref().map(regexp::compile) {
+                if let Some(Err(e)) = text.as_deref().map(compile_go) {
                     if self.problem.is_none() {
-                        self.problem = Some(format!(
-                            "program instantiation failed: {}",
-                            super::library::regex::go_error(text.as_deref().unwrap_or(""), &e)
-                        ));
+                        self.problem = Some(format!("program instantiation failed: {e}"));
                     }
                 }
             }
@@ -353,6 +398,18 @@ impl Rewriter<'_> {
             loop_step: step,
             result: body,
         })))
+    }
+}
+
+fn literal_type(literal: &LiteralValue) -> &'static str {
+    match literal {
+        LiteralValue::Boolean(_) => "bool",
+        LiteralValue::Bytes(_) => "bytes",
+        LiteralValue::Double(_) => "double",
+        LiteralValue::Int(_) => "int",
+        LiteralValue::Null => "null_type",
+        LiteralValue::String(_) => "string",
+        LiteralValue::UInt(_) => "uint",
     }
 }
 

@@ -4,6 +4,7 @@
 //! model (`value`, `klist`), libraries (`library`), two-variable comprehensions and cost
 //! charges (`compile`, `cost`), and cel-go's error texts (`errors`).
 
+mod checker;
 mod compile;
 mod cost;
 mod env;

@@ -1,5 +1,6 @@
 //! The compiled rules of a schema tree and the CRD-time errors of compiling them.
 
+use super::checker::Ty;
 use super::compile::{self, Expression};
 use super::validate;
 use crate::crd::field_error::{ErrorType, FieldError};
@@ -93,9 +94,10 @@ fn child(path: &str, step: &str) -> String {
 /// set lists).
 fn node(schema: &Schema, path: &str, correlatable: bool, errors: &mut Vec<FieldError>) -> Node {
     let mut out = Node::default();
+    let this = Ty::of(schema, path.is_empty());
     for (i, rule) in schema.validations.iter().enumerate() {
         let at = child(path, &format!("x-kubernetes-validations[{i}]"));
-        let compiled = compile_rule(rule, &at, correlatable, errors);
+        let compiled = compile_rule(rule, &this, &at, correlatable, errors);
         out.rules.push(compiled);
     }
     for (name, property) in &schema.properties {
@@ -133,11 +135,12 @@ fn node(schema: &Schema, path: &str, correlatable: bool, errors: &mut Vec<FieldE
 
 fn compile_rule(
     rule: &ValidationRule,
+    this: &Ty,
     at: &str,
     correlatable: bool,
     errors: &mut Vec<FieldError>,
 ) -> Rule {
-    let program = compile::compile(&rule.rule);
+    let program = compile::compile(&rule.rule, this);
     match &program {
         Err(e) => errors.push(FieldError::invalid(
             child(at, "rule"),
@@ -170,7 +173,7 @@ fn compile_rule(
         }
     }
     let message = rule.message_expression.as_ref().map(|m| {
-        let compiled = compile::compile(m);
+        let compiled = compile::compile(m, this);
         if let Err(e) = &compiled {
             errors.push(FieldError::invalid(
                 child(at, "messageExpression"),

@@ -72,14 +72,32 @@ fn items<'a, 'v>(
     Ok(out)
 }
 
+/// The CEL type of a value with its element types (`list(int)`, `map(string, int)`).
+pub fn type_name(v: &dyn Val) -> String {
+    let first = |v: &dyn Val| -> Option<String> {
+        let mut iter = v.as_iterable()?.iter();
+        iter.next().map(type_name)
+    };
+    match v.get_type().name() {
+        "list" => format!("list({})", first(v).unwrap_or_else(|| "dyn".into())),
+        "map" => {
+            let value = v
+                .downcast_ref::<cel::common::types::CelMap>()
+                .and_then(|m| m.inner().values().next().map(|x| type_name(x.as_ref())));
+            let key = first(v).unwrap_or_else(|| "dyn".into());
+            format!("map({key}, {})", value.unwrap_or_else(|| "dyn".into()))
+        }
+        other => other.to_owned(),
+    }
+}
+
+fn no_overload(function: &str, element: &dyn Val) -> ExecutionError {
+    ExecutionError::no_such_member_overload(function, vec![format!("list({})", type_name(element))])
+}
+
 fn compare(a: &dyn Val, b: &dyn Val, function: &str) -> Result<Ordering, ExecutionError> {
     a.as_comparer()
-        .ok_or_else(|| {
-            ExecutionError::no_such_member_overload(
-                function,
-                vec![format!("list({})", a.get_type().name())],
-            )
-        })?
+        .ok_or_else(|| no_overload(function, a))?
         .compare(b)
 }
 
@@ -120,10 +138,7 @@ fn sum<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Out<'b, 'v> {
         )
     };
     if !summable(*first) {
-        return Err(ExecutionError::no_such_member_overload(
-            "sum",
-            vec![format!("list({})", first.get_type().name())],
-        ));
+        return Err(no_overload("sum", *first));
     }
     let mut total: Box<dyn Val + 'v> = first.clone_as_boxed();
     for item in rest {
@@ -146,10 +161,7 @@ fn extreme<'b, 'v>(args: Vec<CowVal<'b, 'v>>, function: &str, keep: Ordering) ->
         ));
     };
     if matches!(first.get_type().name(), "list" | "map") {
-        return Err(ExecutionError::no_such_member_overload(
-            function,
-            vec![format!("list({})", first.get_type().name())],
-        ));
+        return Err(no_overload(function, *first));
     }
     let mut best: &dyn Val = *first;
     for item in rest {

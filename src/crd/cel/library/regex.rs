@@ -78,6 +78,53 @@ pub fn go_error(pattern: &str, error: &regex::Error) -> String {
     format!("error parsing regexp: {code}: `{expr}`")
 }
 
+/// Compiles like Go's `regexp.Compile`, which also rejects a repetition of a repetition
+/// (`x++`, `a**`) that the `regex` crate accepts.
+pub fn compile_go(pattern: &str) -> Result<Regex, String> {
+    if let Some(nested) = nested_repetition(pattern) {
+        return Err(format!(
+            "error parsing regexp: invalid nested repetition operator: `{nested}`"
+        ));
+    }
+    regexp::compile(pattern).map_err(|e| go_error(pattern, &e))
+}
+
+/// The first `<op><op>` pair outside escapes and classes, where the second is not the lazy `?`.
+fn nested_repetition(pattern: &str) -> Option<String> {
+    let chars: Vec<char> = pattern.chars().collect();
+    let mut i = 0;
+    let mut in_class = false;
+    let mut after_repeat: Option<(usize, bool)> = None;
+    while i < chars.len() {
+        let c = chars[i];
+        match c {
+            '\\' => {
+                i += 2;
+                after_repeat = None;
+                continue;
+            }
+            '[' if !in_class => in_class = true,
+            ']' if in_class => in_class = false,
+            '*' | '+' | '?' if !in_class => {
+                if let Some((start, lazy)) = after_repeat {
+                    if c != '?' || lazy {
+                        return Some(chars[start..=i].iter().collect());
+                    }
+                    after_repeat = Some((start, true));
+                } else {
+                    after_repeat = Some((i, false));
+                }
+                i += 1;
+                continue;
+            }
+            _ => {}
+        }
+        after_repeat = None;
+        i += 1;
+    }
+    None
+}
+
 fn first_repetition(pattern: &str) -> String {
     pattern
         .chars()
@@ -94,8 +141,7 @@ fn compiled(pattern: &str) -> Result<Regex, ExecutionError> {
         if let Some(re) = cache.borrow().get(pattern) {
             return Ok(re.clone());
         }
-        let re = regexp::compile(pattern)
-            .map_err(|e| ExecutionError::function_error("regex", go_error(pattern, &e)))?;
+        let re = compile_go(pattern).map_err(|e| ExecutionError::function_error("regex", e))?;
         let mut cache = cache.borrow_mut();
         if cache.len() > 256 {
             cache.clear();

@@ -45,8 +45,15 @@ pub fn register(env: &mut Env) -> Result<(), DeclarationError> {
     Ok(())
 }
 
-/// Go's `url.ParseRequestURI`.
+/// `url(s)`: validated with Go's `url.ParseRequestURI`, then read like `url.Parse`, which
+/// drops a `#fragment` that `ParseRequestURI` would leave in the path or query.
 pub fn parse(raw: &str) -> Result<Url, String> {
+    parse_request_uri(raw)?;
+    parse_request_uri(raw.split_once('#').map_or(raw, |(before, _)| before))
+}
+
+/// Go's `url.ParseRequestURI`.
+fn parse_request_uri(raw: &str) -> Result<Url, String> {
     let fail = |why: &str| Err(format!("parse {raw:?}: {why}"));
     if raw.bytes().any(|b| b < 0x20 || b == 0x7f) {
         return fail("net/url: invalid control character in URL");
