@@ -1,1 +1,0 @@
-//! HELPER-OWNED: placeholder until its owner lands it.
