@@ -23,7 +23,7 @@ use regex::Regex;
 use serde_json::Value;
 use std::borrow::Cow;
 
-use crate::kubemod::select::{Select, Val};
+use crate::kubemod::select::{Outcome, Select, Val};
 
 /// `matchFor`. KubeMod treats any value other than `Any` or empty as `All`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -52,8 +52,13 @@ pub fn is_match(items: &[MatchItem], doc: &Value) -> bool {
 
 /// One item (KubeMod `isMatch`), `negate` already applied.
 pub fn item_matches(item: &MatchItem, doc: &Value) -> bool {
+    item_outcome(item, &item.select.evaluate(doc))
+}
+
+/// One item, given what its select evaluated to.
+pub fn item_outcome(item: &MatchItem, evaluated: &Result<Outcome<'_>, String>) -> bool {
     let negate = item.negate;
-    let Ok(result) = item.select.evaluate(doc) else {
+    let Ok(result) = evaluated else {
         return negate;
     };
     if result.is_undefined() || result.is_nil() {
@@ -62,7 +67,7 @@ pub fn item_matches(item: &MatchItem, doc: &Value) -> bool {
     if let Some(b) = result.as_bool() {
         return b != negate;
     }
-    match &result {
+    match result {
         Val::List(items) => verdict(
             item,
             items.iter().filter(|v| !v.is_undefined()).map(Val::text),

@@ -2,14 +2,15 @@
 //! `targetNamespaceRegex`, admission operation), in which order (tiers, lowest first;
 //! within a tier cluster rules, then by namespace and name), and what they do together.
 
-use super::matching::is_match;
+use super::matching::item_outcome;
 use super::patching::calculate_patch;
 use super::rule::{ModRule, RuleType};
+use super::select::Outcome;
 use crate::gotmpl;
 use crate::patch::{self, Op};
 use serde_json::{json, Map, Value};
 use std::borrow::Cow;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
 
 pub const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
@@ -36,7 +37,17 @@ pub struct PatchReport {
 
 pub struct Store {
     rules: Vec<ModRule>,
+    /// For each rule, for each match item, which of the store's distinct selects it
+    /// evaluates: items with the same select share one evaluation per document.
+    select_ids: Vec<Vec<usize>>,
+    distinct_selects: usize,
     cluster_namespace: String,
+}
+
+/// The select results on one document, each evaluated when first needed.
+struct Evaluations<'d> {
+    doc: &'d Value,
+    results: Vec<Option<Result<Outcome<'d>, String>>>,
 }
 
 impl Store {
@@ -51,10 +62,47 @@ impl Store {
             };
             key(a).cmp(&key(b))
         });
+        let mut ids = HashMap::new();
+        let select_ids = rules
+            .iter()
+            .map(|rule| {
+                rule.matches
+                    .iter()
+                    .map(|item| {
+                        let next = ids.len();
+                        *ids.entry(item.select.source()).or_insert(next)
+                    })
+                    .collect()
+            })
+            .collect();
+        let distinct_selects = ids.len();
         Store {
             rules,
+            select_ids,
+            distinct_selects,
             cluster_namespace: cluster_namespace.to_owned(),
         }
+    }
+
+    fn evaluations<'d>(&self, doc: &'d Value) -> Evaluations<'d> {
+        Evaluations {
+            doc,
+            results: (0..self.distinct_selects).map(|_| None).collect(),
+        }
+    }
+
+    /// Whether every match item of rule `index` matches (KubeMod `IsMatch`).
+    fn is_match(&self, index: usize, evaluations: &mut Evaluations) -> bool {
+        let rule = &self.rules[index];
+        rule.matches
+            .iter()
+            .zip(&self.select_ids[index])
+            .all(|(item, &id)| {
+                let doc = evaluations.doc;
+                let result =
+                    evaluations.results[id].get_or_insert_with(|| item.select.evaluate(doc));
+                item_outcome(item, result)
+            })
     }
 
     pub fn is_empty(&self) -> bool {
@@ -79,12 +127,19 @@ impl Store {
         }
     }
 
-    fn candidates<'a>(&'a self, request: &Request) -> Vec<&'a ModRule> {
-        self.rules
-            .iter()
-            .filter(|r| self.in_scope(r, request.namespace))
-            .filter(|r| r.operations.iter().any(|op| op == request.operation))
+    /// The rules that apply to the request, as indexes into `rules`.
+    fn candidates(&self, request: &Request) -> Vec<usize> {
+        (0..self.rules.len())
+            .filter(|&i| self.in_scope(&self.rules[i], request.namespace))
+            .filter(|&i| {
+                let operations = &self.rules[i].operations;
+                operations.iter().any(|op| op == request.operation)
+            })
             .collect()
+    }
+
+    fn tiers(&self, candidates: &[usize]) -> BTreeSet<i32> {
+        candidates.iter().map(|&i| self.rules[i].tier).collect()
     }
 
     /// Runs the Patch rules tier by tier: each tier matches against the document as it was
@@ -93,7 +148,8 @@ impl Store {
     pub fn patch(&self, doc: &mut Value, request: &Request) -> PatchReport {
         let mut report = PatchReport::default();
         let candidates = self.candidates(request);
-        if !candidates.iter().any(|r| r.rule_type == RuleType::Patch) {
+        let of_type = |i: &usize| self.rules[*i].rule_type == RuleType::Patch;
+        if !candidates.iter().any(of_type) {
             return report;
         }
         let mut annotation = last_applied(doc);
@@ -105,13 +161,16 @@ impl Store {
             // At least how deeply the document nests, measured once and then raised by
             // what each patch adds.
             let mut levels = None;
-            for tier in tiers(&candidates) {
+            for tier in self.tiers(&candidates) {
                 let view = match_view(&working);
-                let matched: Vec<&&ModRule> = candidates
+                let mut evaluations = self.evaluations(&view);
+                let matched: Vec<&ModRule> = candidates
                     .iter()
-                    .filter(|r| r.tier == tier && r.rule_type == RuleType::Patch)
-                    .filter(|r| is_match(&r.matches, &view))
+                    .filter(|&&i| self.rules[i].tier == tier && of_type(&i))
+                    .filter(|&&i| self.is_match(i, &mut evaluations))
+                    .map(|&i| &self.rules[i])
                     .collect();
+                drop(evaluations);
                 drop(view);
                 for rule in matched {
                     any_matched = true;
@@ -152,7 +211,8 @@ impl Store {
     /// `<ns>/<name>: "<message>"`, or `<ns>/<name>` without a (renderable) message.
     pub fn rejections(&self, doc: &Value, request: &Request) -> Vec<(String, String)> {
         let candidates = self.candidates(request);
-        if !candidates.iter().any(|r| r.rule_type == RuleType::Reject) {
+        let of_type = |i: &usize| self.rules[*i].rule_type == RuleType::Reject;
+        if !candidates.iter().any(of_type) {
             return Vec::new();
         }
         let mut with_refs;
@@ -164,13 +224,14 @@ impl Store {
             &with_refs
         };
         let view = match_view(working);
+        let mut evaluations = self.evaluations(&view);
         let mut out = Vec::new();
-        for tier in tiers(&candidates) {
-            for rule in candidates
-                .iter()
-                .filter(|r| r.tier == tier && r.rule_type == RuleType::Reject)
-                .filter(|r| is_match(&r.matches, &view))
-            {
+        for tier in self.tiers(&candidates) {
+            for &i in &candidates {
+                let rule = &self.rules[i];
+                if rule.tier != tier || !of_type(&i) || !self.is_match(i, &mut evaluations) {
+                    continue;
+                }
                 let name = rule.qualified_name();
                 let context = json!({ "Namespace": request.namespace, "Target": working });
                 let message = match rule.reject_message.as_ref().map(|t| t.execute(&context)) {
@@ -192,10 +253,6 @@ fn added_levels(op: &Op) -> usize {
         }
         Op::Remove { .. } => 0,
     }
-}
-
-fn tiers(rules: &[&ModRule]) -> BTreeSet<i32> {
-    rules.iter().map(|r| r.tier).collect()
 }
 
 /// The document as matching sees it: without `metadata.managedFields` (copied only when
@@ -240,5 +297,63 @@ fn last_applied(doc: &Value) -> Option<Value> {
 fn set_annotation(doc: &mut Value, key: &str, value: String) {
     if let Some(Value::Object(annotations)) = doc.pointer_mut("/metadata/annotations") {
         annotations.insert(key.to_owned(), Value::String(value));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::resource::{Origin, Resource};
+    use serde_json::json;
+    use std::sync::Arc;
+
+    fn rule(name: &str, tier: i32, matches: Value) -> ModRule {
+        let value = json!({
+            "apiVersion": "api.kubemod.io/v1beta1",
+            "kind": "ModRule",
+            "metadata": {"name": name, "namespace": "ns"},
+            "spec": {
+                "type": "Patch",
+                "executionTier": tier,
+                "match": matches,
+                "patch": [{"op": "add", "path": format!("/metadata/labels/r-{name}"), "value": "x"}]
+            }
+        });
+        let origin = Origin {
+            source: Arc::from("test"),
+            index: 0,
+            line: 1,
+            list_item: None,
+        };
+        super::super::rule::compile(&Resource::new(value, origin).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn items_sharing_a_select_keep_their_own_criteria() {
+        let app = |value: &str, negate: bool| json!({"select": "$.metadata.labels.app", "matchValue": value, "negate": negate});
+        let labels = |regex: &str| json!({"select": "$.metadata.labels", "matchRegex": regex});
+        let rules = vec![
+            rule("app", 0, json!([app("web", false)])),
+            rule("not-app", 0, json!([app("web", true)])),
+            rule("db", 0, json!([app("db", false)])),
+            // Tier 0 matches the document as the tier started; tier 1 sees r-app.
+            rule("early", 0, json!([labels("r-app")])),
+            rule("late", 1, json!([app("web", false), labels("r-app:x")])),
+        ];
+        let store = Store::new(rules, "kubemod-system");
+        let mut doc =
+            json!({"metadata": {"name": "p", "namespace": "ns", "labels": {"app": "web"}}});
+        let request = Request {
+            namespace: "ns",
+            operation: "CREATE",
+            synthetic_refs: Map::new(),
+        };
+        let report = store.patch(&mut doc, &request);
+        let applied: Vec<&str> = report.applied.iter().map(|(l, _)| l.as_str()).collect();
+        assert_eq!(applied, ["ModRule ns/app", "ModRule ns/late"]);
+        assert_eq!(
+            doc["metadata"]["labels"],
+            json!({"app": "web", "r-app": "x", "r-late": "x"})
+        );
     }
 }

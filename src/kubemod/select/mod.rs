@@ -69,7 +69,7 @@ pub use value::Val;
 pub type Outcome<'a> = Val<'a>;
 
 /// Which gval language a select is read in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Dialect {
     /// KubeMod's full select language (`NewKubeModJSONPathLanguage`).
     KubeMod,
@@ -85,6 +85,8 @@ pub enum Dialect {
 #[derive(Debug)]
 pub struct Select {
     node: ast::Node,
+    source: String,
+    dialect: Dialect,
 }
 
 /// A select that does not compile: what is wrong and where.
@@ -123,7 +125,11 @@ pub fn compile(source: &str) -> Result<Select, SelectError> {
 /// Compiles a select in the given dialect.
 pub fn compile_with(source: &str, dialect: Dialect) -> Result<Select, SelectError> {
     parser::parse(source, dialect)
-        .map(|node| Select { node })
+        .map(|node| Select {
+            node,
+            source: source.to_owned(),
+            dialect,
+        })
         .map_err(|e| SelectError::at(source, e.pos, e.message))
 }
 
@@ -131,6 +137,12 @@ impl Select {
     /// Evaluates the select against a document. `Err` is an evaluation error.
     pub fn evaluate<'a>(&self, doc: &'a Value) -> Result<Outcome<'a>, String> {
         eval::eval(&self.node, eval::Ctx::new(doc))
+    }
+
+    /// What the select was compiled from: selects with the same source and dialect
+    /// always evaluate alike.
+    pub fn source(&self) -> (&str, Dialect) {
+        (&self.source, self.dialect)
     }
 }
 
