@@ -5,7 +5,7 @@
 //! regular expressions).
 
 use super::checker::{self, Ty};
-use super::env::{self, COST, COUNT, MAP_INSERT, MAP_MERGE, PAIRS};
+use super::env::{self, COST, COUNT, MAP_INSERT, MAP_MERGE, PAIRS, TICK};
 use super::library::regex::compile_go;
 use super::library::time::is_go_duration;
 use cel::common::ast::{
@@ -150,7 +150,7 @@ impl Rewriter<'_> {
                 ] {
                     self.rewrite(e);
                 }
-                self.wrap(COST, &mut c.iter_range);
+                self.charge(c);
             }
             Expr::List(list) => {
                 self.homogeneous(list.elements.iter());
@@ -177,6 +177,22 @@ impl Rewriter<'_> {
             }
             Expr::Literal(_) | Expr::Unspecified => {}
         }
+    }
+
+    /// Inserts the cost charge of a comprehension, weighted by the size of its step. A literal
+    /// condition lets cel-rust build map/filter results in place, so those pay for their
+    /// range up front; the others pay per iteration, which also ends them as soon as the
+    /// budget is gone.
+    fn charge(&mut self, c: &mut ComprehensionExpr) {
+        let weight = LiteralValue::Int((1 + nodes(&c.loop_step) as i64).into());
+        let weight = self.literal(weight);
+        let (name, target) = if matches!(c.loop_cond.expr, Expr::Literal(_)) {
+            (COST, &mut c.iter_range)
+        } else {
+            (TICK, &mut c.loop_cond)
+        };
+        let inner = std::mem::take(target);
+        *target = self.call(name, vec![inner, weight]);
     }
 
     /// `HomogeneousAggregateLiterals`: the literal elements of a list or map literal share a
@@ -290,7 +306,6 @@ impl Rewriter<'_> {
         let filter = rest.pop().map(|f| self.bind_pair(&first, &second, f));
         let body = self.bind_pair(&first, &second, body);
         let range = self.call(PAIRS, vec![target]);
-        let range = self.call(COST, vec![range]);
         let accu = "@result";
         let (init, cond, step, result) = match kind.as_str() {
             "all" | "exists" => {
@@ -356,7 +371,7 @@ impl Rewriter<'_> {
                 (init, cond, step, self.ident(accu))
             }
         };
-        Some(self.node(Expr::Comprehension(Box::new(ComprehensionExpr {
+        let mut comprehension = ComprehensionExpr {
             iter_range: range,
             iter_var: "@it".to_owned(),
             iter_var2: None,
@@ -365,7 +380,9 @@ impl Rewriter<'_> {
             loop_cond: cond,
             loop_step: step,
             result,
-        }))))
+        };
+        self.charge(&mut comprehension);
+        Some(self.node(Expr::Comprehension(Box::new(comprehension))))
     }
 
     /// `@it[i]`.
@@ -398,6 +415,27 @@ impl Rewriter<'_> {
             loop_step: step,
             result: body,
         })))
+    }
+}
+
+/// The number of nodes of `expr`: what one evaluation of it costs, roughly, in cel-go units.
+fn nodes(expr: &IdedExpr) -> usize {
+    1 + match &expr.expr {
+        Expr::Call(call) => {
+            call.target.as_deref().map_or(0, nodes) + call.args.iter().map(nodes).sum::<usize>()
+        }
+        Expr::Comprehension(c) => nodes(&c.iter_range) + nodes(&c.loop_step) + nodes(&c.result),
+        Expr::List(list) => list.elements.iter().map(nodes).sum(),
+        Expr::Map(map) => map
+            .entries
+            .iter()
+            .map(|e| match &e.expr {
+                EntryExpr::MapEntry(m) => nodes(&m.key) + nodes(&m.value),
+                EntryExpr::StructField(f) => nodes(&f.value),
+            })
+            .sum(),
+        Expr::Select(select) => nodes(&select.operand),
+        _ => 0,
     }
 }
 

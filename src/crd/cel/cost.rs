@@ -1,6 +1,8 @@
 //! A cost bound per expression evaluation and per validation. cel 0.15 has no cost tracking,
-//! so kadmit charges what can grow with the data: every comprehension charges the size of its
-//! range before iterating (nested comprehensions thus pay for every inner iteration), list
+//! so kadmit charges what can grow with the data: every comprehension iteration costs one
+//! unit (`all`/`exists` per iteration; `map`/`filter`/`exists_one`, whose loop cel-rust runs
+//! on its own, for their whole range up front), so nested comprehensions pay for every inner
+//! iteration; list
 //! builders such as `lists.range(n)` charge `n` before allocating, and the library functions
 //! kadmit implements charge the elements or bytes they walk. Evaluation stops with an error
 //! once the per-call limit or the per-validation budget is spent. Not bounded: the work of a

@@ -4,14 +4,16 @@
 
 use super::cost;
 use super::library;
-use cel::common::types::{CelList, CelMap, CelMapKey, DYN_TYPE};
+use cel::common::types::{CelInt, CelList, CelMap, CelMapKey, DYN_TYPE, INT_TYPE};
 use cel::common::value::{CowVal, Val};
 use cel::{Env, ExecutionError};
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
-/// `@cost(x)`: charges the size of a comprehension's range before it is iterated.
+/// `@cost(x, w)`: charges `w` per element of a comprehension's range before it is iterated.
 pub const COST: &str = "@cost";
+/// `@tick(b, w)`: charges `w` for one comprehension iteration.
+pub const TICK: &str = "@tick";
 /// `@count(n)`: charges `n` (the length of a list a function is about to build).
 pub const COUNT: &str = "@count";
 /// `@pairs(x)`: `[[index, value], ...]` of a list or `[[key, value], ...]` of a map.
@@ -34,8 +36,9 @@ fn build() -> Result<Env, cel::DeclarationError> {
     let mut env = Env::stdlib();
     env.add_extension(cel::extensions::strings)?;
     env.add_extension(cel::extensions::lists)?;
-    env.add_overload(COST, COST, vec![DYN_TYPE], charge_size)?;
+    env.add_overload(COST, COST, vec![DYN_TYPE, INT_TYPE], charge_size)?;
     env.add_overload(COUNT, COUNT, vec![DYN_TYPE], charge_count)?;
+    env.add_overload(TICK, TICK, vec![DYN_TYPE, INT_TYPE], charge_one)?;
     env.add_overload(PAIRS, PAIRS, vec![DYN_TYPE], pairs)?;
     env.add_overload(
         MAP_INSERT,
@@ -69,12 +72,24 @@ fn first<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Result<CowVal<'b, 'v>, ExecutionE
         .ok_or_else(ExecutionError::missing_argument_or_target)
 }
 
+/// The weight argument of `@cost` and `@tick`.
+fn weight(args: &[CowVal<'_, '_>]) -> u64 {
+    args.get(1)
+        .and_then(|w| w.downcast_ref::<CelInt>())
+        .map_or(1, |w| (*w.inner()).max(1) as u64)
+}
+
 fn charge_size<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Result<CowVal<'b, 'v>, ExecutionError> {
     let size = args
         .first()
         .and_then(|a| a.as_sizer())
         .map_or(1, |s| (*s.size().inner()).max(1) as u64);
-    cost::charge(size)?;
+    cost::charge(size.saturating_mul(weight(&args)))?;
+    first(args)
+}
+
+fn charge_one<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Result<CowVal<'b, 'v>, ExecutionError> {
+    cost::charge(weight(&args))?;
     first(args)
 }
 

@@ -210,3 +210,43 @@ fn rule_json(rule: &ValidationRule) -> Value {
     }
     Value::Object(map)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nested_comprehensions_over_a_big_list_stop_at_the_cost_limit() {
+        let schema = Schema::from_value(&json!({
+            "type": "array",
+            "items": {"type": "integer"},
+            "x-kubernetes-validations": [
+                {"rule": "self.all(x, self.all(y, self.all(z, x + y + z >= 0)))"},
+                {"rule": "size(self) > 0"}
+            ]
+        }))
+        .unwrap();
+        let value = Value::Array((0..2000).map(|i| json!(i)).collect());
+        let start = std::time::Instant::now();
+        let outcome = compile(&schema).unwrap().validate(&value, &schema, false);
+        assert!(start.elapsed().as_secs() < 5);
+        assert_eq!(outcome.errors.len(), 1, "{:?}", outcome.errors);
+        assert!(outcome.errors[0]
+            .to_string()
+            .contains("no further validation rules will be run due to call cost exceeds limit"));
+    }
+
+    #[test]
+    fn transition_rules_are_skipped_on_create() {
+        let schema = Schema::from_value(&json!({
+            "type": "object",
+            "x-kubernetes-validations": [{"rule": "self == oldSelf"}]
+        }))
+        .unwrap();
+        let outcome = compile(&schema)
+            .unwrap()
+            .validate(&json!({}), &schema, true);
+        assert_eq!(outcome.skipped_transition_rules, 1);
+        assert!(outcome.errors.is_empty());
+    }
+}
