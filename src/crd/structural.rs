@@ -2,17 +2,20 @@
 //! the CRD object (names, versions, conversion, subresources, printer columns) and every
 //! version's schema: keyword rules, structural invariants, defaults, and the shape of
 //! `x-kubernetes-validations` rules. Compiling the rules and validating defaults against
-//! their schema belong to other engines, reached through [`Engines`].
+//! their schema (ObjectMeta, OpenAPI, CEL) belong to other engines, reached through
+//! [`Engines`]; [`Builtin`] is kadmit's.
 //!
 //! Paths follow the internal form the server validates: `spec.validation.openAPIV3Schema`
 //! when every version carries the same schema, else `spec.versions[i].schema...`. Errors
 //! come in the server's order; the structural ones of a schema are sorted by full text.
 //!
 //! Known differences: values the server prints from internal Go structs (the version list
-//! of `spec.versions` errors, a whole root schema) are shown as the CRD's JSON; ObjectMeta
-//! checks on the CRD stop at name and namespace; `selectableFields`, CEL cost limits and
-//! the metadata coercion of defaults inside embedded resources are not checked.
+//! of `spec.versions` errors, a whole root schema) are shown as the CRD's JSON;
+//! `selectableFields`, CEL cost limits and the ObjectMeta decoding (`Coerce`) of defaults
+//! are not checked; rules are compiled only when the whole schema is otherwise valid
+//! (upstream decides per node).
 
+mod conversion;
 mod defaults;
 mod errs;
 mod fieldpath;
@@ -20,7 +23,6 @@ mod go_regexp;
 mod internal;
 mod invariants;
 mod keywords;
-mod names;
 mod node;
 mod spec;
 
@@ -32,11 +34,18 @@ use serde_json::Value;
 
 pub use fieldpath::Step as FieldPathStep;
 pub(crate) use internal::{Crd as InternalCrd, V1, V1BETA1};
-pub use names::{dns1035_label, dns1123_subdomain};
 
 /// The engines CRD validation calls into. Every method's error paths are relative to what
 /// it was given (`<nil>` for the value itself, `properties[a]...` below a schema root).
 pub trait Engines {
+    /// `objectmeta.Validate` of a `default` (its embedded resources' apiVersion, kind
+    /// and metadata; the value itself too when `resource_root`).
+    fn validate_embedded(
+        &self,
+        value: &Value,
+        schema: &Schema,
+        resource_root: bool,
+    ) -> Vec<FieldError>;
     /// kube-openapi validation of a `default` against its own schema node.
     fn validate_default(&self, value: &Value, schema: &Schema) -> Vec<FieldError>;
     /// The node's CEL rules run on its `default` (only reached when the OpenAPI check passed).
@@ -51,25 +60,36 @@ pub trait Engines {
     fn compile_rules(&self, schema: &Schema) -> Vec<FieldError>;
 }
 
-/// The engines kadmit has built in.
+/// kadmit's own engines: ObjectMeta checks, kube-openapi validation and CEL.
 pub struct Builtin;
 
 impl Engines for Builtin {
-    fn validate_default(&self, _value: &Value, _schema: &Schema) -> Vec<FieldError> {
-        Vec::new()
+    fn validate_embedded(
+        &self,
+        value: &Value,
+        schema: &Schema,
+        resource_root: bool,
+    ) -> Vec<FieldError> {
+        crate::crd::objectmeta::validate(value, schema, resource_root)
+    }
+
+    fn validate_default(&self, value: &Value, schema: &Schema) -> Vec<FieldError> {
+        crate::crd::openapi::validate(value, schema)
     }
 
     fn check_default_rules(
         &self,
-        _value: &Value,
-        _schema: &Schema,
-        _resource_root: bool,
+        value: &Value,
+        schema: &Schema,
+        resource_root: bool,
     ) -> Vec<FieldError> {
-        Vec::new()
+        crate::crd::cel::compile_unchecked(schema)
+            .validate(value, schema, resource_root)
+            .errors
     }
 
-    fn compile_rules(&self, _schema: &Schema) -> Vec<FieldError> {
-        Vec::new()
+    fn compile_rules(&self, schema: &Schema) -> Vec<FieldError> {
+        crate::crd::cel::compile(schema).err().unwrap_or_default()
     }
 }
 

@@ -13,62 +13,155 @@ const META_FIELDS: [&str; 3] = ["metadata", "apiVersion", "kind"];
 
 /// The default problems of a structurally valid schema rooted at `path` (a resource root).
 pub fn check(schema: &Value, path: &str, engines: &dyn Engines) -> Vec<FieldError> {
-    let mut out = Vec::new();
-    walk(Node::new(schema), path, true, false, engines, &mut out);
-    out
+    let mut walk = Walk {
+        engines,
+        out: Vec::new(),
+    };
+    let root = Node::new(schema);
+    walk.node(root, path, root, &mut Vec::new(), true, false);
+    walk.out
 }
 
-fn walk(
-    s: Node<'_>,
-    path: &str,
-    embedded: bool,
-    inside_meta: bool,
-    engines: &dyn Engines,
-    out: &mut Vec<FieldError>,
-) {
-    let embedded = embedded || s.flag("x-kubernetes-embedded-resource");
-    let inside_meta = inside_meta && !embedded;
-    if let Some(default) = s.default() {
-        let at = child(path, "default");
-        if !inside_meta && prunes(default, Some(s), embedded) {
-            out.push(invalid(
-                at.clone(),
-                default.clone(),
-                "must not have unknown fields",
-            ));
-        }
-        let node = Schema::from_value(s.value()).unwrap_or_default();
-        let found = engines.validate_default(default, &node);
-        if found.is_empty() {
-            out.extend(rebase(
-                &at,
-                engines.check_default_rules(default, &node, embedded),
-            ));
+/// A step from the enclosing resource root down to a node: a property or a list item.
+enum Step<'a> {
+    Field(&'a str),
+    Item,
+}
+
+struct Walk<'e> {
+    engines: &'e dyn Engines,
+    out: Vec<FieldError>,
+}
+
+impl Walk<'_> {
+    /// `root` is the enclosing resource root (the schema root or an embedded resource) and
+    /// `steps` lead from it to `s`; `inside_meta` marks its apiVersion, kind and metadata.
+    fn node<'a>(
+        &mut self,
+        s: Node<'a>,
+        path: &str,
+        root: Node<'a>,
+        steps: &mut Vec<Step<'a>>,
+        resource_root: bool,
+        inside_meta: bool,
+    ) {
+        let embedded = resource_root || s.flag("x-kubernetes-embedded-resource");
+        let (root, inside_meta, mut fresh) = if embedded {
+            (s, false, Vec::new())
         } else {
-            out.extend(rebase(&at, found));
+            (root, inside_meta, Vec::new())
+        };
+        let steps = if embedded { &mut fresh } else { steps };
+        if let Some(default) = s.default() {
+            self.default(
+                default,
+                s,
+                &child(path, "default"),
+                root,
+                steps,
+                embedded,
+                inside_meta,
+            );
+        }
+        if let Some(items) = s.items() {
+            steps.push(Step::Item);
+            self.node(
+                items,
+                &child(path, "items"),
+                root,
+                steps,
+                false,
+                inside_meta,
+            );
+            steps.pop();
+        }
+        for (name, p) in s.properties() {
+            let meta = inside_meta || (embedded && META_FIELDS.contains(&name));
+            steps.push(Step::Field(name));
+            self.node(
+                p,
+                &key(&child(path, "properties"), name),
+                root,
+                steps,
+                false,
+                meta,
+            );
+            steps.pop();
         }
     }
-    if let Some(items) = s.items() {
-        walk(
-            items,
-            &child(path, "items"),
-            false,
-            inside_meta,
-            engines,
-            out,
-        );
+
+    #[allow(clippy::too_many_arguments)]
+    fn default(
+        &mut self,
+        default: &Value,
+        s: Node<'_>,
+        at: &str,
+        root: Node<'_>,
+        steps: &[Step<'_>],
+        embedded: bool,
+        inside_meta: bool,
+    ) {
+        let node = Schema::from_value(s.value()).unwrap_or_default();
+        let meta_errors = if inside_meta {
+            let root_schema = Schema::from_value(root.value()).unwrap_or_default();
+            let found =
+                self.engines
+                    .validate_embedded(&surround(default, steps), &root_schema, true);
+            let texts: Vec<String> = found.iter().map(ToString::to_string).collect();
+            match texts.as_slice() {
+                [] => Vec::new(),
+                [one] => vec![invalid(
+                    at.to_owned(),
+                    default.clone(),
+                    format!("must result in valid metadata: {one}"),
+                )],
+                many => vec![invalid(
+                    at.to_owned(),
+                    default.clone(),
+                    format!("must result in valid metadata: [{}]", many.join(", ")),
+                )],
+            }
+        } else {
+            if prunes(default, Some(s), embedded) {
+                self.out.push(invalid(
+                    at.to_owned(),
+                    default.clone(),
+                    "must not have unknown fields",
+                ));
+            }
+            rebase(at, self.engines.validate_embedded(default, &node, embedded))
+        };
+        if !meta_errors.is_empty() {
+            self.out.extend(meta_errors);
+            return;
+        }
+        let found = self.engines.validate_default(default, &node);
+        if found.is_empty() {
+            let rules = self.engines.check_default_rules(default, &node, embedded);
+            self.out.extend(rebase(at, rules));
+        } else {
+            self.out.extend(rebase(at, found));
+        }
     }
-    for (name, p) in s.properties() {
-        let meta = inside_meta || (embedded && META_FIELDS.contains(&name));
-        walk(
-            p,
-            &key(&child(path, "properties"), name),
-            false,
-            meta,
-            engines,
-            out,
-        );
+}
+
+/// The object a default inside resource metadata is checked in: the default placed at
+/// its position below a root with `apiVersion: validation/v1` and `kind: Validation`.
+fn surround(default: &Value, steps: &[Step<'_>]) -> Value {
+    let mut value = default.clone();
+    for step in steps.iter().rev() {
+        value = match step {
+            Step::Field(k) => Value::Object([(k.to_string(), value)].into_iter().collect()),
+            Step::Item => Value::Array(vec![value]),
+        };
     }
+    if let Value::Object(map) = &mut value {
+        map.entry("kind")
+            .or_insert_with(|| Value::from("Validation"));
+        map.entry("apiVersion")
+            .or_insert_with(|| Value::from("validation/v1"));
+    }
+    value
 }
 
 /// Puts errors whose paths are relative to a default value under `at` (`<nil>` is the value).

@@ -4,16 +4,19 @@
 
 use super::errs::{child, enum_string, forbidden, index, invalid, invalid_str, key, required};
 use super::internal::{Crd, Version};
-use super::names::{dns1035_label, dns1123_subdomain};
 use super::node::Node;
 use crate::crd::field_error::FieldError;
+use crate::crd::objectmeta::{
+    dns1035_label_errors as dns1035_label, dns1123_subdomain_errors as dns1123_subdomain,
+};
+use crate::crd::objectmeta::{validate_object_meta_with, NameRule};
 use serde_json::{json, Value};
 
 /// Checks each version's schema: `(schema container, path, status enabled)` → errors.
 pub type SchemaCheck<'f> = dyn Fn(&Value, &str, bool) -> Vec<FieldError> + 'f;
 
 pub fn check(crd: &Crd<'_>, raw: &Value, schemas: &SchemaCheck<'_>) -> Vec<FieldError> {
-    let mut out = metadata(crd);
+    let mut out = metadata(crd, raw);
     spec(crd, raw, schemas, &mut out);
     stored_versions(crd, &mut out);
     out.extend(api_approval(crd));
@@ -27,30 +30,23 @@ pub fn check(crd: &Crd<'_>, raw: &Value, schemas: &SchemaCheck<'_>) -> Vec<Field
     out
 }
 
-fn metadata(crd: &Crd<'_>) -> Vec<FieldError> {
+/// `ValidateObjectMeta` of a cluster-scoped object whose name must also be
+/// `<plural>.<group>` (that message follows the name's own ones, as Go's name function
+/// returns them together).
+fn metadata(crd: &Crd<'_>, raw: &Value) -> Vec<FieldError> {
+    let meta = raw.get("metadata").unwrap_or(&Value::Null);
+    let mut out = validate_object_meta_with(meta, false, NameRule::DnsSubdomain, "metadata");
     let name = crd.metadata.str("name");
-    let mut out = Vec::new();
-    if name.is_empty() && crd.metadata.str("generateName").is_empty() {
-        out.push(required(
-            "metadata.name".into(),
-            "name or generateName is required",
-        ));
-    } else if !name.is_empty() {
-        let mut problems = dns1123_subdomain(name);
-        if name != format!("{}.{}", crd.names.plural, crd.group) {
-            problems.push(r#"must be spec.names.plural+"."+spec.group"#.into());
-        }
-        out.extend(
-            problems
-                .into_iter()
-                .map(|p| invalid_str("metadata.name".into(), name, p)),
+    if !name.is_empty() && name != format!("{}.{}", crd.names.plural, crd.group) {
+        let after_names = out
+            .iter()
+            .rposition(|e| e.field == "metadata.name" || e.field == "metadata.generateName")
+            .map_or(0, |i| i + 1);
+        let detail = r#"must be spec.names.plural+"."+spec.group"#;
+        out.insert(
+            after_names,
+            invalid_str("metadata.name".into(), name, detail),
         );
-    }
-    if !crd.metadata.str("namespace").is_empty() {
-        out.push(forbidden(
-            "metadata.namespace".into(),
-            "not allowed on this type",
-        ));
     }
     out
 }
@@ -161,7 +157,7 @@ fn spec(crd: &Crd<'_>, raw: &Value, schemas: &SchemaCheck<'_>, out: &mut Vec<Fie
     for (i, c) in crd.columns.iter().enumerate() {
         column(c, &index("spec.additionalPrinterColumns", i), out);
     }
-    conversion(crd, out);
+    super::conversion::check(crd, out);
 }
 
 fn has_status(subresources: &Value) -> bool {
@@ -448,205 +444,6 @@ fn column(c: &Value, at: &str, out: &mut Vec<FieldError>) {
     }
 }
 
-fn conversion(crd: &Crd<'_>, out: &mut Vec<FieldError>) {
-    let c = &crd.conversion;
-    let at = "spec.conversion";
-    if c.strategy != "None" && crd.preserve_unknown_fields != Some(false) {
-        out.push(invalid_str(
-            child(at, "strategy"),
-            c.strategy,
-            "must be None if spec.preserveUnknownFields is true",
-        ));
-    }
-    out.extend(enum_string(
-        child(at, "strategy"),
-        c.strategy,
-        &["None", "Webhook"],
-    ));
-    let config_path = child(at, "webhookClientConfig");
-    let versions_path = child(at, "conversionReviewVersions");
-    if c.strategy != "Webhook" {
-        let not_webhook = "should not be set when strategy is not set to Webhook";
-        if c.client_config.is_some() {
-            out.push(forbidden(config_path, not_webhook));
-        }
-        if c.review_versions.as_ref().is_some_and(|v| !v.is_empty()) {
-            out.push(forbidden(versions_path, not_webhook));
-        }
-        return;
-    }
-    match c.client_config.map(Node::new) {
-        None => out.push(required(
-            config_path,
-            "required when strategy is set to Webhook",
-        )),
-        Some(cc) => match (cc.get("url").and_then(Value::as_str), cc.schema("service")) {
-            (Some(url), None) => out.extend(webhook_url(url, child(&config_path, "url"))),
-            (None, Some(service)) => out.extend(webhook_service(
-                service,
-                &child(&config_path, "service"),
-                crd.v1,
-            )),
-            _ => out.push(required(
-                config_path,
-                "exactly one of url or service is required",
-            )),
-        },
-    }
-    let versions = c.review_versions.clone().unwrap_or_default();
-    if versions.is_empty() {
-        out.push(required(versions_path, ""));
-        return;
-    }
-    let mut seen = Vec::new();
-    for (i, v) in versions.iter().enumerate() {
-        if seen.contains(v) {
-            out.push(invalid_str(
-                index(&versions_path, i),
-                v,
-                "duplicate version",
-            ));
-            continue;
-        }
-        seen.push(*v);
-        for problem in dns1035_label(v) {
-            out.push(invalid_str(index(&versions_path, i), v, problem));
-        }
-    }
-    if !versions.iter().any(|v| *v == "v1" || *v == "v1beta1") {
-        out.push(invalid(
-            versions_path,
-            json!(versions),
-            "must include at least one of v1, v1beta1",
-        ));
-    }
-}
-
-/// `webhook.ValidateWebhookURL` with https required, on Go `url.Parse`'s split of the URL.
-fn webhook_url(url: &str, at: String) -> Vec<FieldError> {
-    const FORM: &str = "; desired format: https://host[/path]";
-    let (rest, fragment) = url.split_once('#').unwrap_or((url, ""));
-    let (rest, query) = rest.split_once('?').unwrap_or((rest, ""));
-    let scheme_end = rest.find(':').filter(|&i| {
-        let s = &rest[..i];
-        s.starts_with(|c: char| c.is_ascii_alphabetic())
-            && s.chars()
-                .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
-    });
-    let (scheme, rest) = match scheme_end {
-        Some(i) => (rest[..i].to_lowercase(), &rest[i + 1..]),
-        None => (String::new(), rest),
-    };
-    let authority = rest
-        .strip_prefix("//")
-        .map(|a| a.split('/').next().unwrap_or(""));
-    let (user, host) = match authority {
-        Some(a) => match a.rsplit_once('@') {
-            Some((u, h)) => (Some(u), h),
-            None => (None, a),
-        },
-        None => (None, ""),
-    };
-    let mut out = Vec::new();
-    if scheme != "https" {
-        out.push(invalid_str(
-            at.clone(),
-            &scheme,
-            format!("'https' is the only allowed URL scheme{FORM}"),
-        ));
-    }
-    if host.is_empty() {
-        out.push(invalid_str(
-            at.clone(),
-            host,
-            format!("host must be specified{FORM}"),
-        ));
-    }
-    if let Some(u) = user {
-        out.push(invalid_str(
-            at.clone(),
-            u,
-            "user information is not permitted in the URL",
-        ));
-    }
-    if !fragment.is_empty() {
-        out.push(invalid_str(
-            at.clone(),
-            fragment,
-            "fragments are not permitted in the URL",
-        ));
-    }
-    if !query.is_empty() {
-        out.push(invalid_str(
-            at,
-            query,
-            "query parameters are not permitted in the URL",
-        ));
-    }
-    out
-}
-
-/// `webhook.ValidateWebhookService`. The CRD validation passes the service's name where
-/// the function expects the namespace and vice versa, so the texts are swapped upstream too.
-fn webhook_service(service: Node<'_>, at: &str, v1: bool) -> Vec<FieldError> {
-    let mut out = Vec::new();
-    if service.str("namespace").is_empty() {
-        out.push(required(child(at, "name"), "service name is required"));
-    }
-    if service.str("name").is_empty() {
-        out.push(required(
-            child(at, "namespace"),
-            "service namespace is required",
-        ));
-    }
-    let default_port = if v1 { 443 } else { 0 };
-    let port = service
-        .get("port")
-        .and_then(Value::as_i64)
-        .unwrap_or(default_port);
-    if !(1..=65535).contains(&port) {
-        out.push(invalid(
-            child(at, "port"),
-            json!(port),
-            "port is not valid: must be between 1 and 65535, inclusive",
-        ));
-    }
-    let Some(path) = service.get("path").and_then(Value::as_str) else {
-        return out;
-    };
-    let path_at = child(at, "path");
-    if path == "/" || path.is_empty() {
-        return out;
-    }
-    if path == "//" {
-        out.push(invalid_str(path_at, path, "segment[0] may not be empty"));
-        return out;
-    }
-    if !path.starts_with('/') {
-        out.push(invalid_str(path_at.clone(), path, "must start with a '/'"));
-    }
-    let inner = path.get(1..).unwrap_or("");
-    let inner = inner.strip_suffix('/').unwrap_or(inner);
-    for (i, step) in inner.split('/').enumerate() {
-        if step.is_empty() {
-            out.push(invalid_str(
-                path_at.clone(),
-                path,
-                format!("segment[{i}] may not be empty"),
-            ));
-            continue;
-        }
-        for failure in dns1123_subdomain(step) {
-            out.push(invalid_str(
-                path_at.clone(),
-                path,
-                format!("segment[{i}]: {failure}"),
-            ));
-        }
-    }
-    out
-}
-
 /// `status.storedVersions` as `PrepareForCreate` sets it: the first storage version.
 fn stored_versions(crd: &Crd<'_>, out: &mut Vec<FieldError>) {
     let Some(stored) = crd.versions.iter().find(|v| v.storage).map(|v| v.name) else {
@@ -726,26 +523,6 @@ mod tests {
         assert_eq!(
             deprecation_warning_problems(true, Some(&"x".repeat(257))),
             ["must be <= 256 characters long"]
-        );
-    }
-
-    #[test]
-    fn webhook_urls() {
-        let texts = |u: &str| {
-            webhook_url(u, "u".into())
-                .iter()
-                .map(|e| e.to_string())
-                .collect::<Vec<_>>()
-        };
-        assert!(texts("https://example.com/convert").is_empty());
-        assert_eq!(
-            texts("http://a@example.com/x?y#z"),
-            [
-                r#"u: Invalid value: "http": 'https' is the only allowed URL scheme; desired format: https://host[/path]"#,
-                r#"u: Invalid value: "a": user information is not permitted in the URL"#,
-                r#"u: Invalid value: "z": fragments are not permitted in the URL"#,
-                r#"u: Invalid value: "y": query parameters are not permitted in the URL"#,
-            ]
         );
     }
 }

@@ -421,3 +421,44 @@ fn not_a_crd() {
         ]
     );
 }
+
+/// kube-openapi names the value itself "", hence the double space Go prints too.
+#[test]
+fn defaults_validate_against_their_schema() {
+    let got = errors(json!({"type": "object", "properties": {
+        "n": {"type": "integer", "default": "x"},
+        "s": {"type": "object", "properties": {"r": {"type": "integer", "maximum": 3}}, "default": {"r": 5}},
+        "e": {"type": "object", "x-kubernetes-embedded-resource": true, "x-kubernetes-preserve-unknown-fields": true,
+              "default": {"apiVersion": "v1"}}
+    }}));
+    assert_eq!(got, [
+        format!(r#"{P}.properties[n].default: Invalid value: "string":  in body must be of type integer: "string""#),
+        format!("{P}.properties[s].default.r: Invalid value: 5: r in body should be less than or equal to 3"),
+        format!("{P}.properties[e].default.kind: Required value"),
+    ]);
+}
+
+#[test]
+fn metadata_defaults_and_rules() {
+    let got = errors(json!({"type": "object", "properties": {
+        "e": {"type": "object", "x-kubernetes-embedded-resource": true, "properties": {
+            "metadata": {"type": "object", "properties": {"name": {"type": "string", "default": "a/b"}}}}},
+        "r": {"type": "integer", "default": 1, "x-kubernetes-validations": [{"rule": "self > 1"}]}
+    }}));
+    assert_eq!(got.len(), 2, "{got:#?}");
+    assert!(got[0].starts_with(&format!(
+        r#"{P}.properties[e].properties[metadata].properties[name].default: Invalid value: "a/b": must result in valid metadata: metadata.name: Invalid value: "a/b": "#
+    )));
+    assert_eq!(
+        got[1],
+        format!("{P}.properties[r].default: Invalid value: 1: failed rule: self > 1")
+    );
+    let compile = errors(
+        json!({"type": "object", "properties": {"a": {"type": "string"}},
+        "x-kubernetes-validations": [{"rule": "self.a == 1"}]}),
+    );
+    assert_eq!(compile.len(), 1, "{compile:#?}");
+    assert!(compile[0].starts_with(&format!(
+        "{P}.x-kubernetes-validations[0].rule: Invalid value: "
+    )));
+}
