@@ -67,6 +67,17 @@ pub struct RunArgs {
     /// Configuration file or directory (walked for *.yaml, *.yml, *.json); repeatable.
     #[arg(long = "config", value_name = "PATH")]
     pub config: Vec<PathBuf>,
+    /// CustomResourceDefinition file or directory: its CRDs validate and default custom
+    /// resources and are not written out (other documents there are ignored); repeatable.
+    #[arg(long = "crd", value_name = "PATH")]
+    pub crd: Vec<PathBuf>,
+    /// What unknown fields of custom resources do, as kubectl's --validate: an error
+    /// listing them (Strict), pruned with a warning each (Warn), or pruned silently (Ignore).
+    #[arg(long, value_enum, default_value = "Strict")]
+    pub field_validation: crate::crd::admission::FieldValidation,
+    /// Do not write schema defaults into custom resources (they are still validated with them).
+    #[arg(long)]
+    pub no_defaults: bool,
     /// Pass configuration documents through to the output instead of consuming them.
     #[arg(long)]
     pub keep_config: bool,
@@ -216,6 +227,9 @@ fn run_invocation(
             mode,
             format: a.output,
             config_paths: a.config,
+            crd_paths: a.crd,
+            field_validation: a.field_validation,
+            write_defaults: !a.no_defaults,
             plugin_config,
             config_root,
             keep_config: a.keep_config,

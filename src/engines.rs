@@ -2,15 +2,21 @@
 //! resources into compiled rules, once, before any resource is touched.
 
 use crate::config::{known_kind, ConfigItem, Family, KNOWN_KINDS};
+use crate::crd;
 use crate::diagnostic::Diagnostic;
 use crate::gatekeeper;
 use crate::kubemod;
 use crate::pipeline::Pipeline;
+use crate::resource::Resource;
 use crate::run::{Mode, Options};
 use std::sync::Arc;
 
 /// Builds the pipeline for `items`; every unusable item is reported, not just the first.
-pub fn compile(items: &[ConfigItem], options: &Options) -> (Pipeline, Vec<Diagnostic>) {
+pub fn compile(
+    items: &[ConfigItem],
+    crds: &[&Resource],
+    options: &Options,
+) -> (Pipeline, Vec<Diagnostic>) {
     let mut pipeline = Pipeline::default();
     let mut diagnostics = Vec::new();
     let mut kubemod_rules = Vec::new();
@@ -68,6 +74,7 @@ pub fn compile(items: &[ConfigItem], options: &Options) -> (Pipeline, Vec<Diagno
         }
         Err(problems) => diagnostics.extend(problems),
     }
+    compile_crds(crds, options, &mut pipeline, &mut diagnostics);
     compile_gatekeeper(
         &gatekeeper_mutators,
         &expansion_templates,
@@ -121,4 +128,26 @@ fn compile_gatekeeper(
         }
         Err(problems) => diagnostics.extend(problems),
     }
+}
+
+/// The CRD engine: custom resources are pruned and defaulted in the defaulting stage and
+/// validated in the schema-validation stage.
+fn compile_crds(
+    crds: &[&Resource],
+    options: &Options,
+    pipeline: &mut Pipeline,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    let (definitions, problems) = crd::engine::Definitions::load(crds);
+    diagnostics.extend(problems);
+    if definitions.is_empty() {
+        return;
+    }
+    let settings = crd::admission::Settings {
+        field_validation: options.field_validation,
+        write_defaults: options.write_defaults,
+    };
+    let (decode, validate) = crd::engine::stages(definitions, settings);
+    pipeline.defaulting.push(decode);
+    pipeline.schema_validation.push(validate);
 }

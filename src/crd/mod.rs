@@ -2,9 +2,11 @@
 //! create (prune, default, validate with OpenAPI and CEL), and the checks it makes on the
 //! CRD itself. Reference: `../shared/reference/crd-cel.md`.
 
+pub mod admission;
 pub mod cel;
 pub mod defaulting;
 pub mod definition;
+pub mod engine;
 pub mod field_error;
 pub mod formats;
 pub mod listtype;

@@ -76,8 +76,8 @@ pub(super) struct Intake {
     pub loader: Loader,
     pub scopes: ScopeTable,
     pub namespaces: BTreeMap<String, Value>,
-    /// CustomResourceDefinitions seen in the stream.
-    crds: Vec<Value>,
+    /// CustomResourceDefinitions seen in the stream, and those of `--crd`.
+    crds: Vec<Resource>,
     pub diagnostics: Vec<Diagnostic>,
     /// How many documents stdin held (0 when it could not be read at all).
     pub documents: usize,
@@ -205,7 +205,7 @@ impl Intake {
     fn learn(&mut self, resource: &Resource) {
         learn_context(resource, &mut self.scopes, &mut self.namespaces);
         if is_crd(&resource.id) {
-            self.crds.push(resource.value.clone());
+            self.crds.push(resource.clone());
         }
     }
 
@@ -282,45 +282,32 @@ impl Intake {
         }
     }
 
-    /// Custom resources whose CRD kadmit has are not yet checked against it: say so once
-    /// per kind rather than let the user believe they were validated.
-    pub fn unvalidated_custom_resources(&self) -> Vec<Diagnostic> {
-        let crd_kinds: Vec<(String, String)> = self
-            .loader
-            .items
-            .iter()
-            .filter(|item| is_crd(&item.resource.id))
-            .map(|item| &item.resource.value)
-            .chain(self.crds.iter())
-            .filter_map(|crd| {
-                let spec = crd.get("spec")?;
-                Some((
-                    spec["group"].as_str()?.to_owned(),
-                    spec["names"]["kind"].as_str()?.to_owned(),
-                ))
-            })
-            .collect();
-        let mut warned: Vec<&(String, String)> = Vec::new();
-        let mut out = Vec::new();
-        for slot in &self.slots {
-            let Some(id) = &slot.id else { continue };
-            if let Some(kind) = crd_kinds
-                .iter()
-                .find(|(g, k)| *g == id.group && *k == id.kind)
-            {
-                if !warned.contains(&kind) {
-                    warned.push(kind);
-                    out.push(
-                        Diagnostic::warning(format!(
-                            "{}/{} {} resources are not validated against their CustomResourceDefinition: this kadmit build has no schema engine yet",
-                            kind.0, id.version, kind.1
-                        ))
-                        .with_origin(&slot.origin),
-                    );
-                }
+    /// `--crd PATH`: every CustomResourceDefinition in the file or directory (other
+    /// documents are ignored, as kubectl-validate ignores them); used, never written out.
+    pub fn load_crd_path(&mut self, path: &Path, allow_outside_root: bool) {
+        let mut loader = Loader::new(allow_outside_root);
+        loader.load_config_path(path);
+        self.diagnostics.append(&mut loader.diagnostics);
+        for item in loader.items {
+            if is_crd(&item.resource.id) {
+                learn_context(&item.resource, &mut self.scopes, &mut self.namespaces);
+                self.crds.push(item.resource);
             }
         }
-        out
+    }
+
+    /// Every CustomResourceDefinition of the run: `--crd`, `--config`, and the stream.
+    pub fn crds(&self) -> Vec<&Resource> {
+        self.crds
+            .iter()
+            .chain(
+                self.loader
+                    .items
+                    .iter()
+                    .map(|item| &item.resource)
+                    .filter(|r| is_crd(&r.id)),
+            )
+            .collect()
     }
 }
 

@@ -33,6 +33,11 @@ pub struct Options {
     /// `None`: a YAML stream, or a ResourceList when the input was one.
     pub format: Option<Format>,
     pub config_paths: Vec<PathBuf>,
+    /// `--crd`: CustomResourceDefinitions used, not written out.
+    pub crd_paths: Vec<PathBuf>,
+    pub field_validation: crate::crd::admission::FieldValidation,
+    /// Write schema defaults into custom resources (`--no-defaults` turns it off).
+    pub write_defaults: bool,
     /// The kustomize legacy plugin configuration file (argv[1]).
     pub plugin_config: Option<PathBuf>,
     /// Where relative paths in stdin/plugin configuration resolve, and may not escape.
@@ -55,6 +60,9 @@ impl Options {
             mode,
             format: None,
             config_paths: Vec::new(),
+            crd_paths: Vec::new(),
+            field_validation: crate::crd::admission::FieldValidation::Strict,
+            write_defaults: true,
             plugin_config: None,
             config_root: std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
             keep_config: false,
@@ -96,15 +104,18 @@ fn run_input(options: Options, stdin: Cow<'_, [u8]>) -> Outcome {
     for path in &options.config_paths {
         intake.loader.load_config_path(path);
     }
+    for path in &options.crd_paths {
+        intake.load_crd_path(path, options.allow_paths_outside_root);
+    }
     intake.read_stdin(&stdin);
     let input_len = stdin.len();
     drop(stdin);
 
-    let (pipeline, compile_problems) = engines::compile(&intake.loader.items, &options);
+    let (pipeline, compile_problems) =
+        engines::compile(&intake.loader.items, &intake.crds(), &options);
     let mut diagnostics = std::mem::take(&mut intake.diagnostics);
     diagnostics.append(&mut intake.loader.diagnostics);
     diagnostics.extend(compile_problems);
-    diagnostics.extend(intake.unvalidated_custom_resources());
 
     let krm = intake.krm;
     // Without a subcommand, stdin that reads as YAML but is not a ResourceList is an
