@@ -824,17 +824,28 @@ fn a_broken_resource_list_reports_its_syntax_error() {
 }
 
 #[test]
-fn custom_resources_say_they_were_not_validated() {
-    let crd = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.example.com\nspec:\n  group: example.com\n  scope: Namespaced\n  names:\n    kind: Widget\n    plural: widgets\n";
+fn custom_resources_are_checked_against_their_crd_in_the_stream() {
+    let crd = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: widgets.example.com\nspec:\n  group: example.com\n  scope: Namespaced\n  names:\n    kind: Widget\n    plural: widgets\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n          size:\n            type: integer\n            maximum: 10\n            default: 1\n";
     let widget = "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n";
-    let input = format!("{crd}---\n{widget}---\n{widget}");
-    let a = transform(&input).success().stdout(input.clone());
-    let err = stderr_of(&a);
-    assert_eq!(
-        err.matches("not validated against their CustomResourceDefinition")
-            .count(),
-        1,
-        "{err}"
+    transform(&format!("{crd}---\n{widget}"))
+        .success()
+        .stdout(format!("{crd}---\n{widget}size: 1\n"));
+    let a = transform(&format!("{crd}---\n{widget}size: 11\n"))
+        .code(1)
+        .stdout("");
+    assert!(
+        stderr_of(&a).contains(
+            "The Widget \"w\" is invalid: size: Invalid value: 11: size in body should be less than or equal to 10"
+        ),
+        "{}",
+        stderr_of(&a)
+    );
+    let no_versions = crd.split("  versions:").next().unwrap().to_owned();
+    let b = transform(&format!("{no_versions}---\n{widget}")).code(2);
+    assert!(
+        stderr_of(&b).contains("The CustomResourceDefinition \"widgets.example.com\" is invalid"),
+        "{}",
+        stderr_of(&b)
     );
 }
 
