@@ -116,15 +116,58 @@ fn cached(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
     cell.get_or_init(|| Regex::new(pattern).expect("format regexes are valid"))
 }
 
-/// kube-openapi's hostname pattern (symbols and letters of any script allowed, the last
-/// label of a dotted name letters only), then at most 255 bytes and 63 bytes a label.
+/// kube-openapi's hostname pattern, then at most 255 bytes and 63 bytes a label. The
+/// pattern takes either one name (a symbol, letter or digit, an optional `-`, up to 62
+/// more) or dotted labels (1 to 63 characters, `-` only inside) ending in a label of 2
+/// to 63 letters; symbols and letters of any script count.
 fn is_hostname(s: &str) -> bool {
+    if s.len() > 255 || s.split('.').any(|label| label.len() > 63) {
+        return false;
+    }
+    let is_name = |c: char| c.is_ascii_alphanumeric() || (!c.is_ascii() && symbol_or_letter(c));
+    let single = || {
+        let mut rest = s.chars();
+        let Some(first) = rest.next() else {
+            return false;
+        };
+        let rest = rest.as_str();
+        let rest = rest.strip_prefix('-').unwrap_or(rest);
+        is_name(first) && rest.chars().count() <= 62 && rest.chars().all(is_name)
+    };
+    let dotted = || {
+        let Some((labels, last)) = s.rsplit_once('.') else {
+            return false;
+        };
+        let last_ok = (2..=63).contains(&last.chars().count())
+            && last
+                .chars()
+                .all(|c| c.is_ascii_alphabetic() || (!c.is_ascii() && letter(c)));
+        last_ok
+            && labels.split('.').all(|label| {
+                let chars: Vec<char> = label.chars().collect();
+                match chars.as_slice() {
+                    [] => false,
+                    [c] => is_name(*c),
+                    [first, middle @ .., last] => {
+                        chars.len() <= 63
+                            && is_name(*first)
+                            && is_name(*last)
+                            && middle.iter().all(|&c| c == '-' || is_name(c))
+                    }
+                }
+            })
+    };
+    single() || dotted()
+}
+
+fn symbol_or_letter(c: char) -> bool {
     static RE: OnceLock<Regex> = OnceLock::new();
-    let re = cached(
-        &RE,
-        r"^([a-zA-Z0-9\p{S}\p{L}]((-?[a-zA-Z0-9\p{S}\p{L}]{0,62})?)|([a-zA-Z0-9\p{S}\p{L}](([a-zA-Z0-9\-\p{S}\p{L}]{0,61}[a-zA-Z0-9\p{S}\p{L}])?)(\.)){1,}([a-zA-Z\p{L}]){2,63})$",
-    );
-    re.is_match(s) && s.len() <= 255 && s.split('.').all(|label| label.len() <= 63)
+    cached(&RE, r"^[\p{S}\p{L}]$").is_match(c.encode_utf8(&mut [0; 4]))
+}
+
+fn letter(c: char) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    cached(&RE, r"^\p{L}$").is_match(c.encode_utf8(&mut [0; 4]))
 }
 
 fn uuid_regex(version: u8) -> &'static Regex {

@@ -72,7 +72,8 @@ struct Walk {
 impl Walk {
     /// `SchemaValidator.Validate`: for null only the type and enum checks run; otherwise
     /// every validator that applies to the value's kind, a failing one not stopping the
-    /// rest.
+    /// rest. The match count adds, per validator run, its own count (type: 1 unless it
+    /// failed; junctors, number, slice: 1 plus what they merged) and 1, and 1 at the end.
     fn node(&mut self, node: &Node, value: &Value) -> usize {
         let kind = Kind::of(value);
         if let Kind::Null = kind {
@@ -84,7 +85,7 @@ impl Walk {
         if node.has_type() || node.format.is_some() {
             count += usize::from(self.check_type(node, kind)) + 1;
         }
-        count += self.junctors(node, value) + 1;
+        count += self.junctors(node, value) + 2;
         match kind {
             Kind::Str(s) => {
                 self.check_string(node, s);
@@ -100,7 +101,7 @@ impl Walk {
                 self.check_number(node, kind);
                 count += 2;
             }
-            Kind::Array(items) => count += self.check_array(node, items) + 1,
+            Kind::Array(items) => count += self.check_array(node, items) + 2,
             _ => {}
         }
         self.check_enum(node, value);

@@ -293,6 +293,32 @@ fn any_of_reports_the_best_branch() {
 }
 
 #[test]
+fn the_best_branch_is_the_one_with_most_passing_checks() {
+    let schema = json!({"anyOf": [
+        {"type": "string"},
+        {"type": "object", "properties": {"a": {"type": "string"}}}]});
+    assert_eq!(
+        field(schema, json!({"a": 1})),
+        sorted(vec![
+            "<nil>: Invalid value: \"\": \"f\" must validate at least one schema (anyOf)",
+            "f.a: Invalid value: \"integer\": f.a in body must be of type string: \"integer\"",
+        ])
+    );
+}
+
+#[test]
+fn one_of_with_no_valid_branch_reports_the_first_of_equal_failures() {
+    let quantity = json!({"oneOf": [{"type": "string"}, {"type": "number"}]});
+    assert_eq!(
+        field(quantity, json!(true)),
+        sorted(vec![
+            "<nil>: Invalid value: \"\": \"f\" must validate one and only one schema (oneOf). Found none valid",
+            "f: Invalid value: \"boolean\": f in body must be of type string: \"boolean\"",
+        ])
+    );
+}
+
+#[test]
 fn one_of_counts_valid_branches() {
     let schema = json!({"oneOf": [{"type": "integer"}, {"minimum": 0}]});
     assert!(field(schema.clone(), json!(-1)).is_empty());
