@@ -118,6 +118,9 @@ fn hostname() {
             "xn--80ak6aa92e.com",
             "münchen.de",
             "a-",
+            "☃.com",
+            "a.b.c.de",
+            &"a".repeat(63),
         ],
         &[
             "",
@@ -126,6 +129,11 @@ fn hostname() {
             "example.123",
             "a..b",
             "a_b.com",
+            "xn--a",
+            "a.b-.com",
+            ".com",
+            "a.com.",
+            "ex ample.com",
             &"a".repeat(64),
         ],
     );
