@@ -79,7 +79,12 @@ pub struct FieldError {
 }
 
 impl FieldError {
-    pub fn new(kind: ErrorType, field: impl Into<String>, value: Value, detail: impl Into<String>) -> Self {
+    pub fn new(
+        kind: ErrorType,
+        field: impl Into<String>,
+        value: Value,
+        detail: impl Into<String>,
+    ) -> Self {
         FieldError {
             kind,
             field: field.into(),
@@ -123,32 +128,122 @@ impl fmt::Display for FieldError {
     }
 }
 
-/// A value as `field.Error` prints it: numbers and booleans with Go `%v`, strings with
-/// Go `%q`, anything else as Go `json.Marshal` (sorted keys, HTML-escaped).
+/// A value as `field.Error` prints it: integers and booleans with Go `%v`, floats with Go
+/// `%v` of a float64, strings with Go `%q`, anything else as Go `json.Marshal`.
 pub fn render_value(value: &Value) -> String {
     match value {
-        Value::Bool(_) | Value::Number(_) => crate::golang::fmt::format_value(value),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) if n.is_f64() => {
+            crate::golang::fmt::format_float(n.as_f64().unwrap_or_default())
+        }
+        Value::Number(n) => n.to_string(),
         Value::String(s) => crate::golang::strconv::quote(s, false),
         _ => go_json(value),
     }
 }
 
-/// Go's `json.Marshal` of a decoded JSON value: keys sorted, `<`, `>`, `&` escaped.
+/// Go's `json.Marshal` of a decoded JSON value: keys sorted, `<`, `>`, `&`, U+2028 and
+/// U+2029 escaped, floats in Go's shortest form (`1`, `0.5`, `1e+21`).
 pub fn go_json(value: &Value) -> String {
-    fn sorted(value: &Value) -> Value {
-        match value {
-            Value::Object(map) => {
-                let mut keys: Vec<&String> = map.keys().collect();
-                keys.sort();
-                Value::Object(keys.into_iter().map(|k| (k.clone(), sorted(&map[k]))).collect())
+    let mut out = String::new();
+    write_go_json(&mut out, value);
+    out
+}
+
+fn write_go_json(out: &mut String, value: &Value) {
+    match value {
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            out.push('{');
+            for (i, key) in keys.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_go_string(out, key);
+                out.push(':');
+                write_go_json(out, &map[key]);
             }
-            Value::Array(items) => Value::Array(items.iter().map(sorted).collect()),
-            other => other.clone(),
+            out.push('}');
+        }
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_go_json(out, item);
+            }
+            out.push(']');
+        }
+        Value::String(s) => write_go_string(out, s),
+        Value::Number(n) if n.is_f64() => {
+            out.push_str(&go_json_float(n.as_f64().unwrap_or_default()))
+        }
+        other => out.push_str(&other.to_string()),
+    }
+}
+
+fn write_go_string(out: &mut String, s: &str) {
+    let encoded = serde_json::to_string(s).expect("a string always serializes");
+    for c in encoded.chars() {
+        match c {
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c => out.push(c),
         }
     }
-    serde_json::to_string(&sorted(value))
-        .expect("a Value always serializes")
-        .replace('<', "\\u003c")
-        .replace('>', "\\u003e")
-        .replace('&', "\\u0026")
+}
+
+/// `encoding/json`'s float64: fixed notation between 1e-6 and 1e21, else exponent form
+/// with a signed exponent of at least one digit.
+fn go_json_float(f: f64) -> String {
+    let abs = f.abs();
+    if abs == 0.0 || (1e-6..1e21).contains(&abs) {
+        return format!("{f}");
+    }
+    let text = format!("{f:e}");
+    match text.split_once('e') {
+        Some((mantissa, exponent)) if !exponent.starts_with('-') => {
+            format!("{mantissa}e+{exponent}")
+        }
+        _ => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn values_render_as_go_renders_them() {
+        assert_eq!(render_value(&json!(1000000)), "1000000");
+        assert_eq!(render_value(&json!(1.5)), "1.5");
+        assert_eq!(render_value(&json!("a\"b")), "\"a\\\"b\"");
+        assert_eq!(
+            go_json(&json!({"b": 1.0, "a": [1e21, 1e-7, "<x>"]})),
+            r#"{"a":[1e+21,1e-7,"\u003cx\u003e"],"b":1}"#
+        );
+    }
+
+    #[test]
+    fn an_error_reads_path_type_value_detail() {
+        let e = FieldError::invalid(
+            "spec.replicas",
+            json!(15),
+            "spec.replicas in body should be less than or equal to 10",
+        );
+        assert_eq!(
+            e.to_string(),
+            "spec.replicas: Invalid value: 15: spec.replicas in body should be less than or equal to 10"
+        );
+        assert_eq!(
+            FieldError::required("alpha", "").to_string(),
+            "alpha: Required value"
+        );
+    }
 }

@@ -2,10 +2,11 @@
 //! (by `op`) and every expression of `cel_expressions.yaml` is one named test. Deviations
 //! are listed with reasons in `tests/allowlist/crd.yaml`.
 
+mod cel_cases;
 #[path = "../common/mod.rs"]
 mod common;
-mod cel_cases;
 mod create_cases;
+mod kubectl_validate_cases;
 mod openapi_cases;
 mod prune_default_cases;
 mod structural_cases;
@@ -53,6 +54,12 @@ fn main() {
     all.extend(trials(
         "cel_expression",
         cel_cases::expression_checks(&expressions),
+        &allowed,
+        "crd",
+    ));
+    all.extend(trials(
+        "kubectl_validate",
+        kubectl_validate_cases::checks(),
         &allowed,
         "crd",
     ));
