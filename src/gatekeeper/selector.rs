@@ -3,6 +3,7 @@
 //! and `labels.NewRequirement` validate, with their error texts.
 
 use super::matching::{expect_map, restore_error, string_list, string_of};
+use crate::crd::objectmeta::{label_value_errors, qualified_name_errors};
 use crate::golang::strconv::quote;
 use serde_json::{Map, Value};
 
@@ -203,86 +204,9 @@ fn go_string_slice(values: &[String]) -> String {
     format!("[]string{{{}}}", quoted.join(", "))
 }
 
-const QUALIFIED_NAME_MESSAGE: &str = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
-
-/// `validation.IsQualifiedName`: an optional DNS-subdomain prefix and `/`, then a name of
-/// at most 63 characters.
-fn qualified_name_errors(value: &str) -> Vec<String> {
-    let mut errors = Vec::new();
-    let parts: Vec<&str> = value.split('/').collect();
-    let name = match parts.as_slice() {
-        [name] => *name,
-        [prefix, name] => {
-            if prefix.is_empty() {
-                errors.push("prefix part must be non-empty".to_owned());
-            } else {
-                errors.extend(
-                    dns1123_subdomain_errors(prefix)
-                        .into_iter()
-                        .map(|e| format!("prefix part {e}")),
-                );
-            }
-            *name
-        }
-        _ => {
-            errors.push(format!("a qualified name {QUALIFIED_NAME_MESSAGE} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"));
-            return errors;
-        }
-    };
-    if name.is_empty() {
-        errors.push("name part must be non-empty".to_owned());
-    } else if name.len() > 63 {
-        errors.push("name part must be no more than 63 characters".to_owned());
-    }
-    if !is_qualified_name_part(name) {
-        errors.push(format!("name part {QUALIFIED_NAME_MESSAGE}"));
-    }
-    errors
-}
-
-/// `validation.IsValidLabelValue`: empty, or a qualified name part of at most 63 characters.
-fn label_value_errors(value: &str) -> Vec<String> {
-    let mut errors = Vec::new();
-    if value.len() > 63 {
-        errors.push("must be no more than 63 characters".to_owned());
-    }
-    if !value.is_empty() && !is_qualified_name_part(value) {
-        errors.push("a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')".to_owned());
-    }
-    errors
-}
-
-/// `validation.IsDNS1123Subdomain`.
-fn dns1123_subdomain_errors(value: &str) -> Vec<String> {
-    let mut errors = Vec::new();
-    if value.len() > 253 {
-        errors.push("must be no more than 253 characters".to_owned());
-    }
-    let label_ok = |label: &str| {
-        let bytes = label.as_bytes();
-        let edge = |b: &u8| b.is_ascii_lowercase() || b.is_ascii_digit();
-        bytes.first().is_some_and(edge)
-            && bytes.last().is_some_and(edge)
-            && bytes.iter().all(|b| edge(b) || *b == b'-')
-    };
-    if !value.split('.').all(label_ok) {
-        errors.push("a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')".to_owned());
-    }
-    errors
-}
-
-/// `^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$`.
-fn is_qualified_name_part(value: &str) -> bool {
-    let bytes = value.as_bytes();
-    bytes.first().is_some_and(u8::is_ascii_alphanumeric)
-        && bytes.last().is_some_and(u8::is_ascii_alphanumeric)
-        && bytes
-            .iter()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
-}
-
 #[cfg(test)]
 mod tests {
+    const QUALIFIED_NAME_MESSAGE: &str = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
     use super::*;
     use serde_json::json;
 

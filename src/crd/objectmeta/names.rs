@@ -35,7 +35,7 @@ pub fn qualified_name_errors(value: &str) -> Vec<String> {
     if name.is_empty() {
         errors.push("name part must be non-empty".to_owned());
     } else if name.len() > 63 {
-        errors.push(max_len(63));
+        errors.push(format!("name part {}", max_len(63)));
     }
     if !is_qualified_name_part(name.as_bytes()) {
         errors.push(format!("name part {QUALIFIED_NAME_MESSAGE}"));
