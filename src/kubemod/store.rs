@@ -10,7 +10,7 @@ use crate::gotmpl;
 use crate::patch::{self, Op};
 use serde_json::{json, Map, Value};
 use std::borrow::Cow;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::rc::Rc;
 
 pub const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
@@ -37,6 +37,8 @@ pub struct PatchReport {
 
 pub struct Store {
     rules: Vec<ModRule>,
+    /// Indexes into `rules` by tier, lowest first; in store order within a tier.
+    by_tier: Vec<usize>,
     /// For each rule, for each match item, which of the store's distinct selects it
     /// evaluates: items with the same select share one evaluation per document.
     select_ids: Vec<Vec<usize>>,
@@ -76,8 +78,11 @@ impl Store {
             })
             .collect();
         let distinct_selects = ids.len();
+        let mut by_tier: Vec<usize> = (0..rules.len()).collect();
+        by_tier.sort_by_key(|&i| rules[i].tier);
         Store {
             rules,
+            by_tier,
             select_ids,
             distinct_selects,
             cluster_namespace: cluster_namespace.to_owned(),
@@ -127,9 +132,11 @@ impl Store {
         }
     }
 
-    /// The rules that apply to the request, as indexes into `rules`.
+    /// The rules that apply to the request, as indexes into `rules`, in tier order.
     fn candidates(&self, request: &Request) -> Vec<usize> {
-        (0..self.rules.len())
+        self.by_tier
+            .iter()
+            .copied()
             .filter(|&i| self.in_scope(&self.rules[i], request.namespace))
             .filter(|&i| {
                 let operations = &self.rules[i].operations;
@@ -138,8 +145,8 @@ impl Store {
             .collect()
     }
 
-    fn tiers(&self, candidates: &[usize]) -> BTreeSet<i32> {
-        candidates.iter().map(|&i| self.rules[i].tier).collect()
+    fn same_tier(&self, a: usize, b: usize) -> bool {
+        self.rules[a].tier == self.rules[b].tier
     }
 
     /// Runs the Patch rules tier by tier: each tier matches against the document as it was
@@ -161,12 +168,12 @@ impl Store {
             // At least how deeply the document nests, measured once and then raised by
             // what each patch adds.
             let mut levels = None;
-            for tier in self.tiers(&candidates) {
+            for tier in candidates.chunk_by(|&a, &b| self.same_tier(a, b)) {
                 let view = match_view(&working);
                 let mut evaluations = self.evaluations(&view);
-                let matched: Vec<&ModRule> = candidates
+                let matched: Vec<&ModRule> = tier
                     .iter()
-                    .filter(|&&i| self.rules[i].tier == tier && of_type(&i))
+                    .filter(|&&i| of_type(&i))
                     .filter(|&&i| self.is_match(i, &mut evaluations))
                     .map(|&i| &self.rules[i])
                     .collect();
@@ -226,20 +233,18 @@ impl Store {
         let view = match_view(working);
         let mut evaluations = self.evaluations(&view);
         let mut out = Vec::new();
-        for tier in self.tiers(&candidates) {
-            for &i in &candidates {
-                let rule = &self.rules[i];
-                if rule.tier != tier || !of_type(&i) || !self.is_match(i, &mut evaluations) {
-                    continue;
-                }
-                let name = rule.qualified_name();
-                let context = json!({ "Namespace": request.namespace, "Target": working });
-                let message = match rule.reject_message.as_ref().map(|t| t.execute(&context)) {
-                    Some(Ok(text)) => format!("{name}: \"{text}\""),
-                    _ => name,
-                };
-                out.push((rule.label(), message));
+        for &i in &candidates {
+            let rule = &self.rules[i];
+            if !of_type(&i) || !self.is_match(i, &mut evaluations) {
+                continue;
             }
+            let name = rule.qualified_name();
+            let context = json!({ "Namespace": request.namespace, "Target": working });
+            let message = match rule.reject_message.as_ref().map(|t| t.execute(&context)) {
+                Some(Ok(text)) => format!("{name}: \"{text}\""),
+                _ => name,
+            };
+            out.push((rule.label(), message));
         }
         out
     }
