@@ -2,7 +2,10 @@
 //! label matches, regexes, filters with `#N` placeholders, templates, `length()` and
 //! `isDefined()` selects, Reject rules that do not fire) against pass-through on the same
 //! 10,000 resources. Run with `cargo bench --bench modrules`; `KADMIT_BENCH_REPS` sets the
-//! repetitions (median reported). Numbers only: nothing here asserts a time.
+//! repetitions (the two alternate; medians reported, wall and CPU time). Numbers only:
+//! nothing here asserts a time.
+//! `KADMIT_BENCH_WRITE=FILE` also writes the input with the rules to FILE, for profiling
+//! the binary (`kadmit transform < FILE`).
 
 use kadmit::run::{run, Mode, Options};
 use std::path::PathBuf;
@@ -69,23 +72,37 @@ fn modrules() -> String {
     out
 }
 
-fn median_time(input: &[u8], reps: usize) -> (Duration, usize) {
-    let mut times = Vec::new();
-    let mut bytes = 0;
-    for _ in 0..reps {
-        let start = Instant::now();
-        let outcome = run(Options::new(Mode::Transform), input);
-        times.push(start.elapsed());
-        assert_eq!(
-            outcome.exit_code,
-            0,
-            "{:?}",
-            outcome.diagnostics.first().map(|d| d.to_string())
-        );
-        bytes = outcome.stdout.len();
-    }
-    times.sort();
-    (times[times.len() / 2], bytes)
+/// User + system CPU time of this process, from `/proc/self/stat` (clock ticks, 10 ms).
+/// On a shared machine it is steadier than wall time; `None` off Linux.
+fn cpu_time() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let mut fields = rest.split_whitespace().skip(11);
+    let utime: u64 = fields.next()?.parse().ok()?;
+    let stime: u64 = fields.next()?.parse().ok()?;
+    Some(Duration::from_millis((utime + stime) * 10))
+}
+
+/// One run: wall time, CPU time (if known) and output size.
+fn run_once(input: &[u8]) -> (Duration, Option<Duration>, usize) {
+    let cpu_start = cpu_time();
+    let start = Instant::now();
+    let outcome = run(Options::new(Mode::Transform), input);
+    let wall = start.elapsed();
+    let cpu = cpu_start.zip(cpu_time()).map(|(a, b)| b.saturating_sub(a));
+    assert_eq!(
+        outcome.exit_code,
+        0,
+        "{:?}",
+        outcome.diagnostics.first().map(|d| d.to_string())
+    );
+    (wall, cpu, outcome.stdout.len())
+}
+
+fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
 }
 
 fn main() {
@@ -96,22 +113,48 @@ fn main() {
     let corpus = corpus();
     let rules = modrules();
     let with_rules = format!("{rules}{corpus}");
-    let (base, base_out) = median_time(corpus.as_bytes(), reps);
-    let (ruled, ruled_out) = median_time(with_rules.as_bytes(), reps);
+    if let Ok(path) = std::env::var("KADMIT_BENCH_WRITE") {
+        std::fs::write(&path, &with_rules).expect("input with rules written");
+    }
+    // The two alternate, so that both see the same load on a shared machine.
+    let (mut base, mut ruled) = (Vec::new(), Vec::new());
+    for _ in 0..reps {
+        base.push(run_once(corpus.as_bytes()));
+        ruled.push(run_once(with_rules.as_bytes()));
+    }
+    let wall = |runs: &[(Duration, Option<Duration>, usize)]| {
+        median(runs.iter().map(|r| r.0.as_secs_f64()).collect())
+    };
+    let cpu = |runs: &[(Duration, Option<Duration>, usize)]| {
+        let cpu: Option<Vec<f64>> = runs.iter().map(|r| r.1.map(|c| c.as_secs_f64())).collect();
+        cpu.map(median)
+    };
+    let shown = |c: Option<f64>| c.map_or_else(|| "-".to_owned(), |c| format!("{c:.2}"));
     let mb = corpus.len() as f64 / 1e6;
-    println!("modrules: {RESOURCES} resources, {mb:.1} MB, 50 ModRules, median of {reps}");
     println!(
-        "  pass-through     {:>8.3} s  {:>6.1} MB/s  ({base_out} bytes out)",
-        base.as_secs_f64(),
-        mb / base.as_secs_f64()
+        "modrules: {RESOURCES} resources, {mb:.1} MB, 50 ModRules, median of {reps} (alternating)"
     );
+    for (label, runs) in [("pass-through", &base), ("with 50 ModRules", &ruled)] {
+        println!(
+            "  {label:<16} {:>8.3} s (cpu {:>5} s)  {:>6.1} MB/s  ({} bytes out)",
+            wall(runs),
+            shown(cpu(runs)),
+            mb / wall(runs),
+            runs[0].2
+        );
+    }
+    let paired: Vec<f64> = base
+        .iter()
+        .zip(&ruled)
+        .map(|(b, r)| r.0.as_secs_f64() / b.0.as_secs_f64())
+        .collect();
     println!(
-        "  with 50 ModRules {:>8.3} s  {:>6.1} MB/s  ({ruled_out} bytes out)",
-        ruled.as_secs_f64(),
-        mb / ruled.as_secs_f64()
-    );
-    println!(
-        "  rules add {:+.0}% over pass-through",
-        (ruled.as_secs_f64() / base.as_secs_f64() - 1.0) * 100.0
+        "  rules add {:+.0}% over pass-through (medians; cpu {}, median of paired runs {:+.0}%)",
+        (wall(&ruled) / wall(&base) - 1.0) * 100.0,
+        match (cpu(&ruled), cpu(&base)) {
+            (Some(r), Some(b)) => format!("{:+.0}%", (r / b - 1.0) * 100.0),
+            _ => "-".to_owned(),
+        },
+        (median(paired) - 1.0) * 100.0
     );
 }
