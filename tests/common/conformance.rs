@@ -107,3 +107,41 @@ pub fn each_case(cases: &[Value], check: fn(Value) -> Result<(), String>) -> Vec
         })
         .collect()
 }
+
+/// Groups `cases` by the string at `key` (`kind`, `op`) and asks `claim` for each group's
+/// checks; the groups nobody claims fail the `harness::every_<key>_is_checked` trial.
+pub fn claimed_trials(
+    cases: &[Value],
+    key: &str,
+    claim: impl Fn(&str, &[Value]) -> Option<Vec<(String, Check)>>,
+    allowed: &BTreeMap<String, String>,
+    allowlist_name: &str,
+) -> Vec<Trial> {
+    let mut groups: BTreeMap<String, Vec<Value>> = BTreeMap::new();
+    for case in cases {
+        let group = case[key]
+            .as_str()
+            .unwrap_or_else(|| panic!("case without {key}: {case}"))
+            .to_owned();
+        groups.entry(group).or_default().push(case.clone());
+    }
+    let mut out = Vec::new();
+    let mut unclaimed = Vec::new();
+    for (group, cases) in groups {
+        match claim(&group, &cases) {
+            Some(checks) => out.extend(trials(&group, checks, allowed, allowlist_name)),
+            None => unclaimed.push(group),
+        }
+    }
+    out.push(Trial::test(
+        format!("harness::every_{key}_is_checked"),
+        move || {
+            if unclaimed.is_empty() {
+                Ok(())
+            } else {
+                Err(format!("no checks for: {unclaimed:?}").into())
+            }
+        },
+    ));
+    out
+}

@@ -11,11 +11,9 @@ mod openapi_cases;
 mod prune_default_cases;
 mod structural_cases;
 
-use common::conformance::{allowlist, allowlist_names_real_cases, trials};
+use common::conformance::{allowlist, allowlist_names_real_cases, claimed_trials, trials};
 pub use common::conformance::{each_case, load_yaml, Check};
-use libtest_mimic::{Arguments, Trial};
-use serde_json::Value;
-use std::collections::BTreeMap;
+use libtest_mimic::Arguments;
 use std::path::PathBuf;
 
 pub fn fixtures() -> PathBuf {
@@ -29,24 +27,20 @@ fn main() {
         .next()
         .expect("cases.yaml is empty");
     let allowed = allowlist("crd");
-    let mut by_op: BTreeMap<String, Vec<Value>> = BTreeMap::new();
-    for case in doc["cases"].as_array().expect("no cases: list") {
-        let op = case["op"].as_str().expect("case without op").to_owned();
-        by_op.entry(op).or_default().push(case.clone());
-    }
-    let mut all = Vec::new();
-    let mut unclaimed = Vec::new();
-    for (op, cases) in by_op {
-        let checks = structural_cases::checks(&op, &cases)
-            .or_else(|| prune_default_cases::checks(&op, &cases))
-            .or_else(|| openapi_cases::checks(&op, &cases))
-            .or_else(|| cel_cases::checks(&op, &cases))
-            .or_else(|| create_cases::checks(&op, &cases));
-        match checks {
-            Some(checks) => all.extend(trials(&op, checks, &allowed, "crd")),
-            None => unclaimed.push(op),
-        }
-    }
+    let cases = doc["cases"].as_array().expect("no cases: list");
+    let mut all = claimed_trials(
+        cases,
+        "op",
+        |op, cases| {
+            structural_cases::checks(op, cases)
+                .or_else(|| prune_default_cases::checks(op, cases))
+                .or_else(|| openapi_cases::checks(op, cases))
+                .or_else(|| cel_cases::checks(op, cases))
+                .or_else(|| create_cases::checks(op, cases))
+        },
+        &allowed,
+        "crd",
+    );
     let expressions = load_yaml(&fixtures().join("cel_expressions.yaml"))
         .into_iter()
         .next()
@@ -64,12 +58,5 @@ fn main() {
         "crd",
     ));
     all.push(allowlist_names_real_cases(&all, &allowed));
-    all.push(Trial::test("harness::every_op_is_checked", move || {
-        if unclaimed.is_empty() {
-            Ok(())
-        } else {
-            Err(format!("no checks for ops: {unclaimed:?}").into())
-        }
-    }));
     libtest_mimic::run(&args, all).exit();
 }

@@ -14,11 +14,9 @@ mod match_cases;
 mod mutate_cases;
 mod path_cases;
 
-use common::conformance::{allowlist, allowlist_names_real_cases, trials};
+use common::conformance::{allowlist, allowlist_names_real_cases, claimed_trials};
 pub use common::conformance::{load_yaml, Check};
-use libtest_mimic::{Arguments, Trial};
-use serde_json::Value;
-use std::collections::BTreeMap;
+use libtest_mimic::Arguments;
 use std::path::PathBuf;
 
 pub fn fixtures() -> PathBuf {
@@ -32,35 +30,21 @@ fn main() {
         .next()
         .expect("cases.yaml is empty");
     let allowed = allowlist("gatekeeper");
-    let mut by_kind: BTreeMap<String, Vec<Value>> = BTreeMap::new();
-    for case in doc["cases"].as_array().expect("no cases: list") {
-        let kind = case["kind"].as_str().expect("case without kind").to_owned();
-        by_kind.entry(kind).or_default().push(case.clone());
-    }
-    let mut all = Vec::new();
-    let mut unclaimed = Vec::new();
-    for (kind, cases) in by_kind {
-        let checks = path_cases::checks(&kind, &cases)
-            .or_else(|| match_cases::checks(&kind, &cases))
-            .or_else(|| image_cases::checks(&kind, &cases))
-            .or_else(|| expansion_cases::checks(&kind, &cases))
-            .or_else(|| gator_expand_cases::checks(&kind, &cases))
-            .or_else(|| mutate_cases::checks(&kind, &cases));
-        match checks {
-            Some(checks) => all.extend(trials(&kind, checks, &allowed, "gatekeeper")),
-            None => unclaimed.push(kind),
-        }
-    }
-    all.push(allowlist_names_real_cases(&all, &allowed));
-    all.push(Trial::test(
-        "harness::every_case_kind_is_checked",
-        move || {
-            if unclaimed.is_empty() {
-                Ok(())
-            } else {
-                Err(format!("no checks for case kinds: {unclaimed:?}").into())
-            }
+    let cases = doc["cases"].as_array().expect("no cases: list");
+    let mut all = claimed_trials(
+        cases,
+        "kind",
+        |kind, cases| {
+            path_cases::checks(kind, cases)
+                .or_else(|| match_cases::checks(kind, cases))
+                .or_else(|| image_cases::checks(kind, cases))
+                .or_else(|| expansion_cases::checks(kind, cases))
+                .or_else(|| gator_expand_cases::checks(kind, cases))
+                .or_else(|| mutate_cases::checks(kind, cases))
         },
-    ));
+        &allowed,
+        "gatekeeper",
+    );
+    all.push(allowlist_names_real_cases(&all, &allowed));
     libtest_mimic::run(&args, all).exit();
 }
