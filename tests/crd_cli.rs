@@ -201,7 +201,6 @@ fn a_non_structural_crd_is_a_configuration_error() {
 /// kubectl prints a single cause on the message's line (`MultilineError`), as kadmit does
 /// for custom resources.
 #[test]
-#[ignore = "kadmit bug: an invalid CRD with one field error is printed as a one-item `\\n* ` list (src/crd/engine.rs Definitions::load always lists), where kubectl prints `The CustomResourceDefinition \"x\" is invalid: <error>` on one line"]
 fn a_crd_with_one_error_is_printed_on_one_line_as_kubectl_does() {
     let crd =
         gadget_crd("            properties:\n              size:\n                type: integer\n");
@@ -337,7 +336,7 @@ fn a_deprecated_version_warns_as_the_api_server_does() {
 /// storage schema too (reference §1, step 8), so `size` gets v1's default. What the
 /// storage defaults set is not in the report's changes.
 #[test]
-#[ignore = "kadmit bug: defaults set by the storage version's schema on the storage round trip (src/crd/admission.rs round_trip_storage) are written out but not listed in --report changes (nor seen by --annotate)"]
+
 fn defaults_of_the_storage_version_are_reported() {
     let input = widget("v1beta1", "", "  {}\n");
     let a = with_crd(&namespaced_crd(), &["--report", "-"], &input).success();

@@ -302,7 +302,9 @@ pub fn prepare(
     }
     if settings.write_defaults {
         created.defaulted = defaulting::default_with_record(&mut value, schema);
-        created.object = round_trip_storage(definition, request, value);
+        let (object, storage_defaults) = round_trip_storage(definition, request, value);
+        created.defaulted.extend(storage_defaults);
+        created.object = object;
     } else {
         created.object = match settings.field_validation {
             FieldValidation::Strict => object.clone(),
@@ -437,18 +439,23 @@ fn validate(
 
 /// The storage round trip (reference §1, step 8): with a storage version other than the
 /// request's, the response is the object pruned and defaulted by the storage schema, then
-/// pruned by the request schema again.
-fn round_trip_storage(definition: &Definition, request: &Served, mut value: Value) -> Value {
+/// pruned by the request schema again. Returns it with the defaults that survived.
+fn round_trip_storage(
+    definition: &Definition,
+    request: &Served,
+    mut value: Value,
+) -> (Value, Vec<String>) {
     let Some(storage) = definition.served.iter().find(|s| s.version.storage) else {
-        return value;
+        return (value, Vec::new());
     };
     if storage.version.name == request.version.name || definition.crd.preserve_unknown_fields {
-        return value;
+        return (value, Vec::new());
     }
     let storage_schema = storage.version.schema.as_ref();
     let request_schema = request.version.schema.as_ref();
     prune::prune(&mut value, storage_schema, true);
-    defaulting::default(&mut value, storage_schema);
+    let mut defaulted = defaulting::default_with_record(&mut value, storage_schema);
     prune::prune(&mut value, request_schema, true);
-    value
+    defaulted.retain(|pointer| value.pointer(pointer).is_some());
+    (value, defaulted)
 }

@@ -36,12 +36,13 @@ impl Definitions {
                     out.by_kind.insert(key, definition);
                 }
                 Err(errors) => {
-                    let mut message =
-                        format!("The CustomResourceDefinition \"{name}\" is invalid: ");
-                    for e in errors {
-                        message.push_str("\n* ");
-                        message.push_str(&e.to_string());
+                    let message = Refused::Invalid {
+                        kind: "CustomResourceDefinition".into(),
+                        group: "apiextensions.k8s.io".into(),
+                        name: name.clone(),
+                        causes: errors,
                     }
+                    .kubectl_message();
                     problems.push(
                         Diagnostic::config(message)
                             .with_rule(format!("CustomResourceDefinition {name}"))
