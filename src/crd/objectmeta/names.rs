@@ -222,7 +222,7 @@ mod tests {
         );
         assert_eq!(
             qualified_name_errors(&"a".repeat(64)),
-            ["must be no more than 63 characters"]
+            ["name part must be no more than 63 characters"]
         );
     }
 
