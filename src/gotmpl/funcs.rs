@@ -5,7 +5,7 @@
 use super::value::{Slot, Value};
 use super::{MAX_STEPS, MAX_STRING_BYTES};
 use std::collections::HashMap;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 /// A parameter type, as far as Go's argument checks care.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -165,13 +165,15 @@ impl Args {
     }
 }
 
-/// Per-execution counters and caches shared with the functions.
+/// Per-execution counters shared with the functions.
 #[derive(Default)]
 pub(crate) struct Ctx {
     pub steps: u64,
     pub bytes: u64,
-    regexes: HashMap<String, regex::Regex>,
 }
+
+/// Most patterns [`Ctx::regex`] keeps compiled; past that the cache starts over.
+const CACHED_REGEXES: usize = 256;
 
 impl Ctx {
     /// Counts `n` units of work (list elements produced) against the step limit.
@@ -202,17 +204,30 @@ impl Ctx {
         Ok(())
     }
 
-    /// Compiles (once per execution) a Go RE2 pattern.
+    /// A Go RE2 pattern, compiled once for every execution in the process.
     pub(crate) fn regex(&mut self, pattern: &str) -> Result<regex::Regex, String> {
-        if let Some(re) = self.regexes.get(pattern) {
-            return Ok(re.clone());
+        static CACHE: OnceLock<Mutex<HashMap<String, regex::Regex>>> = OnceLock::new();
+        let cache = CACHE.get_or_init(Mutex::default);
+        let cached = |cache: &Mutex<HashMap<String, regex::Regex>>| {
+            cache
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .get(pattern)
+                .cloned()
+        };
+        if let Some(re) = cached(cache) {
+            return Ok(re);
         }
         let re = crate::golang::regexp::compile(pattern).map_err(|e| {
             let detail = e.to_string();
             let last = detail.lines().last().unwrap_or("").trim().to_string();
             format!("error parsing regexp: {last}: `{pattern}`")
         })?;
-        self.regexes.insert(pattern.to_string(), re.clone());
+        let mut cache = cache.lock().unwrap_or_else(PoisonError::into_inner);
+        if cache.len() >= CACHED_REGEXES {
+            cache.clear();
+        }
+        cache.insert(pattern.to_string(), re.clone());
         Ok(re)
     }
 }
