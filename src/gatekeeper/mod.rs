@@ -4,6 +4,7 @@
 
 pub mod apply_to;
 mod diff;
+mod edits;
 pub mod engine;
 pub mod expander;
 pub mod expansion;
@@ -11,6 +12,7 @@ pub mod image;
 pub mod matching;
 pub mod mutators;
 pub mod path;
+mod pointer;
 pub mod schema;
 pub mod selector;
 pub mod system;

@@ -2,10 +2,9 @@
 //! conflicts refused on upsert, and the convergence loop that re-matches every mutator
 //! against the current object until a round changes nothing.
 
-use super::diff::changed_paths;
+use super::edits::Edits;
 use super::mutators::{Mutator, MutatorId, Request};
 use super::schema::Schemas;
-use super::values;
 use serde_json::Value;
 use std::collections::BTreeSet;
 
@@ -65,9 +64,9 @@ impl System {
         operation: &str,
     ) -> Result<Outcome, String> {
         let mut outcome = Outcome::default();
+        let mut edits = Edits::default();
         let rounds = self.mutators.len() + 1;
         for round in 1..=rounds {
-            let old = object.clone();
             let mut applied = Vec::new();
             for mutator in &self.mutators {
                 let request = Request {
@@ -86,8 +85,7 @@ impl System {
                 if !matches {
                     continue;
                 }
-                let before = object.clone();
-                let mutated = mutator.mutate(object).map_err(|e| {
+                let mutated = mutator.mutate(object, &mut edits).map_err(|e| {
                     format!(
                         "mutation for mutator {} failed for {}: {e}",
                         mutator.id,
@@ -96,13 +94,13 @@ impl System {
                 })?;
                 if mutated {
                     applied.push(mutator);
-                    let paths = changed_paths(&before, object);
+                    let paths: Vec<String> = edits.take_paths().collect();
                     if !paths.is_empty() {
                         outcome.changes.push((mutator.id.clone(), paths));
                     }
                 }
             }
-            if applied.is_empty() || values::equal(object, &old) {
+            if applied.is_empty() || !edits.round_changed(object) {
                 outcome.mutated = round > 1;
                 return Ok(outcome);
             }

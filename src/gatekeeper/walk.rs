@@ -2,18 +2,21 @@
 //! through an object, creating missing parents and keyed list elements, honouring the
 //! path tests, and hands the last node to a mutator-specific setter.
 //!
-//! "Mutated" means the setter ran, not that anything changed. Whatever the walk creates
-//! on a branch that does not end in a set is dropped, so nothing is half-created.
+//! "Mutated" means the setter ran, not that anything changed; what changed is recorded in
+//! `Edits` as the walk goes. Whatever the walk creates on a branch that does not end in a
+//! set is dropped, so nothing is half-created.
 
+use super::edits::{Edits, Written};
 use super::path::tester::Tester;
 use super::path::{KeyValue, Node, Path};
+use super::pointer::{push_index, push_token};
 use super::values::{self, go_type_name};
 use serde_json::{Map, Value};
 
 /// What a mutator does at the end of its location.
 pub trait Setter {
     /// Sets `key` of `map`, the parent of the last (object) node.
-    fn set_value(&self, map: &mut Map<String, Value>, key: &str) -> Result<(), String>;
+    fn set_value(&self, map: &mut Map<String, Value>, key: &str) -> Result<Written, String>;
 
     /// The element to put in a keyed list when the location ends in `[key: value]`; only
     /// Assign can, others are refused when built.
@@ -22,32 +25,65 @@ pub trait Setter {
     }
 }
 
-/// Walks `path` through `object`; `Ok(true)` when the setter ran.
+/// Sets `map[key]` to `value`, cloning it only when the field does not hold it already.
+pub fn put(map: &mut Map<String, Value>, key: &str, value: &Value) -> Written {
+    match values::field_mut(map, key) {
+        Some(old) if values::identical(old, value) => Written::Nothing,
+        Some(old) => Written::Replaced(Some(std::mem::replace(old, value.clone()))),
+        None => {
+            map.insert(key.to_owned(), value.clone());
+            Written::Replaced(None)
+        }
+    }
+}
+
+/// The JSON Pointer token (`/key`, escaped) of each map node of `path`; `""` for lists.
+pub fn tokens(path: &Path) -> Vec<String> {
+    let token = |node: &Node| {
+        let mut token = String::new();
+        if let Node::Object(key) = node {
+            push_token(&mut token, key);
+        }
+        token
+    };
+    path.nodes.iter().map(token).collect()
+}
+
+/// Walks `path` (with its `tokens`) through `object`, recording what changes in `edits`;
+/// `Ok(true)` when the setter ran.
 pub fn mutate(
     path: &Path,
+    tokens: &[String],
     tester: &Tester,
     setter: &dyn Setter,
     object: &mut Value,
+    edits: &mut Edits,
 ) -> Result<bool, String> {
     if path.nodes.is_empty() {
         return Err("attempting to mutate an empty target location".into());
     }
+    edits.indices.clear();
+    edits.indices.resize(path.nodes.len(), 0);
     Walk {
         nodes: &path.nodes,
+        tokens,
         tester,
         setter,
+        edits,
     }
     .at(0, object)
 }
 
 struct Walk<'a> {
     nodes: &'a [Node],
+    tokens: &'a [String],
     tester: &'a Tester,
     setter: &'a dyn Setter,
+    edits: &'a mut Edits,
 }
 
 impl Walk<'_> {
-    fn at(&self, depth: usize, current: &mut Value) -> Result<bool, String> {
+    fn at(&mut self, depth: usize, current: &mut Value) -> Result<bool, String> {
         match &self.nodes[depth] {
             Node::Object(key) => self.object(depth, key, current),
             Node::List {
@@ -61,39 +97,70 @@ impl Walk<'_> {
         depth + 1 == self.nodes.len()
     }
 
-    fn object(&self, depth: usize, key: &str, current: &mut Value) -> Result<bool, String> {
+    fn object(&mut self, depth: usize, key: &str, current: &mut Value) -> Result<bool, String> {
         let Value::Object(map) = current else {
             return Err(format!(
                 "mismatch between path entry (type: object) and received object (type: {}). Path: &{{Reference:{key}}}",
                 go_type_name(current)
             ));
         };
-        let present = map.contains_key(key);
-        if present && !self.tester.exists_okay(depth)
-            || !present && !self.tester.missing_okay(depth)
-        {
-            return Ok(false);
-        }
         if self.is_last(depth) {
-            self.setter.set_value(map, key)?;
+            if !self.tester_allows(depth, values::field(map, key).is_some()) {
+                return Ok(false);
+            }
+            let written = self.setter.set_value(map, key)?;
+            if !matches!(written, Written::Nothing) {
+                self.point(depth + 1);
+                self.edits.written(written, map, key);
+            }
             return Ok(true);
         }
-        if let Some(child) = map.get_mut(key) {
-            return self.at(depth + 1, child);
+        if let Some(child) = values::field_mut(map, key) {
+            return match self.tester.exists_okay(depth) {
+                true => self.at(depth + 1, child),
+                false => Ok(false),
+            };
+        }
+        if !self.tester.missing_okay(depth) {
+            return Ok(false);
         }
         let mut child = match self.nodes[depth + 1] {
             Node::Object(_) => Value::Object(Map::new()),
             Node::List { .. } => Value::Array(Vec::new()),
         };
+        let mark = self.edits.mark();
         let mutated = self.at(depth + 1, &mut child)?;
         if mutated {
             map.insert(key.to_owned(), child);
+            self.point(depth + 1);
+            self.edits.created(mark);
         }
         Ok(mutated)
     }
 
+    /// Points `edits.at` at the node the first `nodes` of the path lead to, through the
+    /// list elements the walk is in.
+    fn point(&mut self, nodes: usize) {
+        let Edits { at, indices, .. } = &mut *self.edits;
+        at.clear();
+        let route = self.nodes.iter().zip(self.tokens).zip(indices.iter());
+        for ((node, token), &index) in route.take(nodes) {
+            match node {
+                Node::Object(_) => at.push_str(token),
+                Node::List { .. } => push_index(at, index),
+            }
+        }
+    }
+
+    fn tester_allows(&self, depth: usize, present: bool) -> bool {
+        match present {
+            true => self.tester.exists_okay(depth),
+            false => self.tester.missing_okay(depth),
+        }
+    }
+
     fn list(
-        &self,
+        &mut self,
         depth: usize,
         key_field: &str,
         key_value: Option<&KeyValue>,
@@ -114,42 +181,44 @@ impl Walk<'_> {
         }
     }
 
-    fn every_element(&self, depth: usize, items: &mut [Value]) -> Result<bool, String> {
+    /// Walks on from element `index` of the list at node `depth`.
+    fn element(&mut self, depth: usize, index: usize, item: &mut Value) -> Result<bool, String> {
+        self.edits.indices[depth] = index;
+        self.at(depth + 1, item)
+    }
+
+    fn every_element(&mut self, depth: usize, items: &mut [Value]) -> Result<bool, String> {
         if !self.tester.exists_okay(depth) {
             return Ok(false);
         }
         let mut mutated = false;
-        for item in items {
-            mutated |= self.at(depth + 1, item)?;
+        for (i, item) in items.iter_mut().enumerate() {
+            mutated |= self.element(depth, i, item)?;
         }
         Ok(mutated)
     }
 
     fn keyed_elements(
-        &self,
+        &mut self,
         depth: usize,
         key_field: &str,
         wanted: &KeyValue,
         items: &mut Vec<Value>,
     ) -> Result<bool, String> {
-        let matching: Vec<usize> = items
-            .iter()
-            .enumerate()
-            .filter(|(_, item)| {
-                item.get(key_field)
-                    .is_some_and(|v| item.is_object() && key_equals(v, wanted))
-            })
-            .map(|(i, _)| i)
-            .collect();
-        if matching.is_empty() {
+        let has_key = |item: &Value| has_key(item, key_field, wanted);
+        if !items.iter().any(has_key) {
             if !self.tester.missing_okay(depth) {
                 return Ok(false);
             }
             let mut element = Map::new();
             element.insert(key_field.to_owned(), key_to_value(wanted));
             let mut element = Value::Object(element);
-            let mutated = self.at(depth + 1, &mut element)?;
+            let mark = self.edits.mark();
+            let mutated = self.element(depth, items.len(), &mut element)?;
             if mutated {
+                self.edits.forget_since(mark);
+                self.point(depth);
+                self.edits.appended(items.len());
                 items.push(element);
             }
             return Ok(mutated);
@@ -158,8 +227,10 @@ impl Walk<'_> {
             return Ok(false);
         }
         let mut mutated = false;
-        for i in matching {
-            mutated |= self.at(depth + 1, &mut items[i])?;
+        for (i, item) in items.iter_mut().enumerate() {
+            if has_key(item) {
+                mutated |= self.element(depth, i, item)?;
+            }
         }
         Ok(mutated)
     }
@@ -167,7 +238,7 @@ impl Walk<'_> {
     /// A location ending in `[key: value]`: the element with that key is replaced whole,
     /// or the value appended when none has it.
     fn assign_keyed(
-        &self,
+        &mut self,
         depth: usize,
         key_field: &str,
         key_value: Option<&KeyValue>,
@@ -182,39 +253,53 @@ impl Walk<'_> {
                 "assign.value for keyed list is not an object: {value}"
             ));
         }
-        for item in items.iter_mut() {
+        for (i, item) in items.iter_mut().enumerate() {
             let Value::Object(element) = item else {
                 return Err(format!(
                     "cast error, unable to case {} to map[string]interface{{}}",
                     go_type_name(item)
                 ));
             };
-            if !element
-                .get(key_field)
-                .is_some_and(|v| key_equals(v, wanted))
-            {
+            if !values::field(element, key_field).is_some_and(|v| key_equals(v, wanted)) {
                 continue;
             }
-            if !value.get(key_field).is_some_and(|v| key_equals(v, wanted)) {
+            if !has_key(&value, key_field, wanted) {
                 return Err("key value of replaced object must not change".into());
             }
             if !self.tester.exists_okay(depth) {
                 return Ok(false);
             }
-            *item = value;
+            if !values::identical(item, &value) {
+                let old = std::mem::replace(item, value);
+                self.edits.indices[depth] = i;
+                self.point(depth + 1);
+                self.edits.replaced(Some(old), item);
+            }
             return Ok(true);
         }
         if !self.tester.missing_okay(depth) {
             return Ok(false);
         }
+        self.point(depth);
+        self.edits.appended(items.len());
         items.push(value);
         Ok(true)
     }
 }
 
+/// Whether `item` is a map whose `key_field` equals the path's key value.
+fn has_key(item: &Value, key_field: &str, wanted: &KeyValue) -> bool {
+    item.as_object()
+        .and_then(|map| values::field(map, key_field))
+        .is_some_and(|v| key_equals(v, wanted))
+}
+
 /// Whether a list element's key equals the path's key value; numbers compare by value.
 pub fn key_equals(actual: &Value, wanted: &KeyValue) -> bool {
-    values::equal(actual, &key_to_value(wanted))
+    match wanted {
+        KeyValue::String(s) => actual.as_str() == Some(s),
+        KeyValue::Int(i) => values::equal(actual, &Value::from(*i)),
+    }
 }
 
 /// The JSON value of a path key: an integer for `[port: 80]`, a string otherwise.

@@ -3,9 +3,11 @@
 
 use super::spec::{self, assign_field, EXTERNAL_DATA_UNSUPPORTED};
 use super::{check_key_not_changed, starts_at_metadata, tests_and_apply_to, Action, Built};
+use crate::gatekeeper::edits::Written;
 use crate::gatekeeper::path::{KeyValue, Node};
-use crate::gatekeeper::walk::{key_equals, Setter};
+use crate::gatekeeper::walk::{key_equals, put, Setter};
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 
 pub struct Assign {
     source: ValueSource,
@@ -128,31 +130,31 @@ fn check_keyed_list_value(
 
 impl Assign {
     /// The setter for one object (`fromMetadata` reads that object's metadata).
-    pub fn setter(&self, object: &Value) -> AssignSetter {
+    pub fn setter(&self, object: &Value) -> AssignSetter<'_> {
+        let from_metadata = |field| {
+            Cow::Owned(Value::String(
+                spec::string_at(object, &["metadata", field]).into(),
+            ))
+        };
         let value = match &self.source {
-            ValueSource::Value(v) => v.clone(),
-            ValueSource::FromMetadata(MetadataField::Name) => {
-                Value::String(spec::string_at(object, &["metadata", "name"]).to_owned())
-            }
-            ValueSource::FromMetadata(MetadataField::Namespace) => {
-                Value::String(spec::string_at(object, &["metadata", "namespace"]).to_owned())
-            }
+            ValueSource::Value(v) => Cow::Borrowed(v),
+            ValueSource::FromMetadata(MetadataField::Name) => from_metadata("name"),
+            ValueSource::FromMetadata(MetadataField::Namespace) => from_metadata("namespace"),
         };
         AssignSetter { value }
     }
 }
 
-pub struct AssignSetter {
-    value: Value,
+pub struct AssignSetter<'a> {
+    value: Cow<'a, Value>,
 }
 
-impl Setter for AssignSetter {
-    fn set_value(&self, map: &mut Map<String, Value>, key: &str) -> Result<(), String> {
-        map.insert(key.to_owned(), self.value.clone());
-        Ok(())
+impl Setter for AssignSetter<'_> {
+    fn set_value(&self, map: &mut Map<String, Value>, key: &str) -> Result<Written, String> {
+        Ok(put(map, key, &self.value))
     }
 
     fn keyed_list_value(&self) -> Result<Value, String> {
-        Ok(self.value.clone())
+        Ok(self.value.as_ref().clone())
     }
 }

@@ -3,6 +3,7 @@
 
 use super::spec;
 use super::{check_key_not_changed, starts_at_metadata, tests_and_apply_to, Action, Built};
+use crate::gatekeeper::edits::Written;
 use crate::gatekeeper::image;
 use crate::gatekeeper::path::Node;
 use crate::gatekeeper::walk::Setter;
@@ -43,19 +44,25 @@ pub fn build(name: &str, spec: &Value) -> Result<Built, String> {
 }
 
 impl Setter for AssignImage {
-    fn set_value(&self, map: &mut Map<String, Value>, key: &str) -> Result<(), String> {
+    fn set_value(&self, map: &mut Map<String, Value>, key: &str) -> Result<Written, String> {
         let current =
             match map.get(key) {
-                None => "",
-                Some(Value::String(s)) => s.as_str(),
+                None => None,
+                Some(Value::String(s)) => Some(s.as_str()),
                 // Gatekeeper's message, including its blank type name (a shadowed variable).
                 Some(_) => return Err(
                     "expected value at AssignImage location to be a string, got  of type string"
                         .into(),
                 ),
             };
-        let assigned = image::parse(current).assign(&self.domain, &self.path, &self.tag);
-        map.insert(key.to_owned(), Value::String(assigned.to_string()));
-        Ok(())
+        let assigned = image::parse(current.unwrap_or(""))
+            .assign(&self.domain, &self.path, &self.tag)
+            .to_string();
+        if current == Some(assigned.as_str()) {
+            return Ok(Written::Nothing);
+        }
+        Ok(Written::Replaced(
+            map.insert(key.to_owned(), Value::String(assigned)),
+        ))
     }
 }

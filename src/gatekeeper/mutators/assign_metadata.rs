@@ -3,17 +3,19 @@
 
 use super::spec::{self, assign_field, EXTERNAL_DATA_UNSUPPORTED};
 use super::{Action, Built};
+use crate::gatekeeper::edits::Written;
 use crate::gatekeeper::path::tester::Tester;
 use crate::gatekeeper::path::Node;
-use crate::gatekeeper::walk::Setter;
+use crate::gatekeeper::walk::{put, Setter};
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 
 pub struct AssignMetadata {
     source: Source,
 }
 
 enum Source {
-    Value(String),
+    Value(Value),
     Name,
     Namespace,
 }
@@ -36,7 +38,7 @@ pub fn build(name: &str, spec: &Value) -> Result<Built, String> {
     }
     let source = if let Some(value) = assign_field(spec, "value") {
         match value {
-            Value::String(s) => Source::Value(s.clone()),
+            Value::String(_) => Source::Value(value.clone()),
             _ => {
                 return Err(format!(
                 "spec.parameters.assign.value field must be a string for AssignMetadata {name:?}"
@@ -77,23 +79,28 @@ pub fn build(name: &str, spec: &Value) -> Result<Built, String> {
 
 impl AssignMetadata {
     /// The setter for one object (`fromMetadata` reads that object's metadata).
-    pub fn setter(&self, object: &Value) -> MetadataSetter {
+    pub fn setter(&self, object: &Value) -> MetadataSetter<'_> {
+        let from_metadata = |field| {
+            Cow::Owned(Value::String(
+                spec::string_at(object, &["metadata", field]).into(),
+            ))
+        };
         let value = match &self.source {
-            Source::Value(s) => s.clone(),
-            Source::Name => spec::string_at(object, &["metadata", "name"]).to_owned(),
-            Source::Namespace => spec::string_at(object, &["metadata", "namespace"]).to_owned(),
+            Source::Value(v) => Cow::Borrowed(v),
+            Source::Name => from_metadata("name"),
+            Source::Namespace => from_metadata("namespace"),
         };
         MetadataSetter { value }
     }
 }
 
-pub struct MetadataSetter {
-    value: String,
+/// Sets a string (the implicit MustNotExist test keeps it from overwriting).
+pub struct MetadataSetter<'a> {
+    value: Cow<'a, Value>,
 }
 
-impl Setter for MetadataSetter {
-    fn set_value(&self, map: &mut Map<String, Value>, key: &str) -> Result<(), String> {
-        map.insert(key.to_owned(), Value::String(self.value.clone()));
-        Ok(())
+impl Setter for MetadataSetter<'_> {
+    fn set_value(&self, map: &mut Map<String, Value>, key: &str) -> Result<Written, String> {
+        Ok(put(map, key, &self.value))
     }
 }

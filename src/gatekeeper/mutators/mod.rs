@@ -8,6 +8,7 @@ mod modify_set;
 mod spec;
 
 use super::apply_to::{self, ApplyTo};
+use super::edits::Edits;
 use super::matching::{Match, Target};
 use super::path::tester::Tester;
 use super::path::{Node, Path};
@@ -61,6 +62,8 @@ pub struct Mutator {
     pub apply_to: Option<Vec<ApplyTo>>,
     pub matcher: Match,
     pub path: Path,
+    /// `walk::tokens(&path)`.
+    tokens: Vec<String>,
     tester: Tester,
     action: Action,
 }
@@ -107,6 +110,7 @@ impl Mutator {
             generation,
             apply_to: built.apply_to,
             matcher,
+            tokens: walk::tokens(&built.path),
             path: built.path,
             tester: built.tester,
             action: built.action,
@@ -127,19 +131,24 @@ impl Mutator {
         })
     }
 
-    /// Applies the mutator in place; `Ok(true)` when its setter ran.
-    pub fn mutate(&self, object: &mut Value) -> Result<bool, String> {
+    /// Applies the mutator in place, recording what it changes in `edits`; `Ok(true)` when
+    /// its setter ran.
+    pub fn mutate(&self, object: &mut Value, edits: &mut Edits) -> Result<bool, String> {
+        let walk = |setter: &dyn walk::Setter, object: &mut Value, edits: &mut Edits| {
+            walk::mutate(
+                &self.path,
+                &self.tokens,
+                &self.tester,
+                setter,
+                object,
+                edits,
+            )
+        };
         match &self.action {
-            Action::Assign(a) => {
-                let setter = a.setter(object);
-                walk::mutate(&self.path, &self.tester, &setter, object)
-            }
-            Action::AssignMetadata(a) => {
-                let setter = a.setter(object);
-                walk::mutate(&self.path, &self.tester, &setter, object)
-            }
-            Action::ModifySet(m) => walk::mutate(&self.path, &self.tester, m, object),
-            Action::AssignImage(a) => walk::mutate(&self.path, &self.tester, a, object),
+            Action::Assign(a) => walk(&a.setter(object), object, edits),
+            Action::AssignMetadata(a) => walk(&a.setter(object), object, edits),
+            Action::ModifySet(m) => walk(m, object, edits),
+            Action::AssignImage(a) => walk(a, object, edits),
         }
     }
 

@@ -3,6 +3,7 @@
 
 use super::spec;
 use super::{starts_at_metadata, tests_and_apply_to, Action, Built};
+use crate::gatekeeper::edits::Written;
 use crate::gatekeeper::path::Node;
 use crate::gatekeeper::values::{self, go_type_name};
 use crate::gatekeeper::walk::Setter;
@@ -66,19 +67,20 @@ pub fn build(name: &str, spec: &Value) -> Result<Built, String> {
 }
 
 impl Setter for ModifySet {
-    fn set_value(&self, map: &mut Map<String, Value>, key: &str) -> Result<(), String> {
+    fn set_value(&self, map: &mut Map<String, Value>, key: &str) -> Result<Written, String> {
         let wanted = self.from_list.as_deref().unwrap_or(&[]);
         let Some(existing) = map.get_mut(key) else {
-            if let Operation::Merge = self.operation {
-                let value = self.from_list.clone().map_or(Value::Null, Value::Array);
-                map.insert(key.to_owned(), value);
+            if let Operation::Prune = self.operation {
+                return Ok(Written::Nothing);
             }
-            return Ok(());
+            let value = self.from_list.clone().map_or(Value::Null, Value::Array);
+            map.insert(key.to_owned(), value);
+            return Ok(Written::Replaced(None));
         };
         // Gatekeeper stores a typed nil list when merging no values into a missing field;
         // it prints as null and is still a set on the next round of the loop.
         if existing.is_null() && self.from_list.is_none() {
-            return Ok(());
+            return Ok(Written::Nothing);
         }
         let Value::Array(items) = existing else {
             return Err(format!(
@@ -86,18 +88,26 @@ impl Setter for ModifySet {
                 format_value(existing)
             ));
         };
-        match self.operation {
+        let listed = |item: &Value| wanted.iter().any(|value| values::equal(item, value));
+        Ok(match self.operation {
             Operation::Merge => {
+                let len = items.len();
                 for value in wanted {
                     if !items.iter().any(|item| values::equal(item, value)) {
                         items.push(value.clone());
                     }
                 }
+                match items.len() == len {
+                    true => Written::Nothing,
+                    false => Written::Appended(len),
+                }
             }
-            Operation::Prune => {
-                items.retain(|item| !wanted.iter().any(|value| values::equal(item, value)));
+            Operation::Prune if items.iter().any(listed) => {
+                let old = items.clone();
+                items.retain(|item| !listed(item));
+                Written::Replaced(Some(Value::Array(old)))
             }
-        }
-        Ok(())
+            Operation::Prune => Written::Nothing,
+        })
     }
 }
