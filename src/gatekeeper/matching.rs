@@ -37,8 +37,41 @@ pub struct Target<'a> {
     pub source: &'a str,
 }
 
+/// What the criteria read from the object and its Namespace, labels aside, read once: the
+/// mutators cannot change the object's name or namespace, and change its GVK only through
+/// an Assign at `apiVersion` or `kind` (then `refresh_gvk`).
+#[derive(Debug, Clone)]
+pub struct Facts {
+    pub gvk: Gvk,
+    is_namespace: bool,
+    name: String,
+    generate_name: String,
+    namespace: String,
+    /// The name of the Namespace object, when there is one.
+    namespace_object: Option<String>,
+}
+
+impl Facts {
+    pub fn of(object: &Value, namespace: Option<&Value>) -> Facts {
+        let gvk = Gvk::of(object);
+        Facts {
+            is_namespace: is_namespace(&gvk),
+            gvk,
+            name: metadata_str(object, "name").to_owned(),
+            generate_name: metadata_str(object, "generateName").to_owned(),
+            namespace: metadata_str(object, "namespace").to_owned(),
+            namespace_object: namespace.map(|n| metadata_str(n, "name").to_owned()),
+        }
+    }
+
+    pub fn refresh_gvk(&mut self, object: &Value) {
+        self.gvk = Gvk::of(object);
+        self.is_namespace = is_namespace(&self.gvk);
+    }
+}
+
 /// One top-level matcher: `Ok(false)` disqualifies, an error aborts the match.
-type Criterion = fn(&Match, &Target) -> Result<bool, String>;
+type Criterion = fn(&Match, &Target, &Facts) -> Result<bool, String>;
 
 const SOURCES: [&str; 3] = ["All", "Generated", "Original"];
 
@@ -78,6 +111,11 @@ impl Match {
 
     /// Gatekeeper's match.Matches: Ok(bool) or Err(message) (errors as Gatekeeper words them).
     pub fn matches(&self, target: &Target) -> Result<bool, String> {
+        self.matches_with(target, &Facts::of(target.object, target.namespace))
+    }
+
+    /// `matches` with the facts of `target` read already.
+    pub fn matches_with(&self, target: &Target, facts: &Facts) -> Result<bool, String> {
         let criteria: [Criterion; 8] = [
             Match::kinds_match,
             Match::scope_match,
@@ -89,7 +127,7 @@ impl Match {
             Match::source_match,
         ];
         for criterion in criteria {
-            match criterion(self, target) {
+            match criterion(self, target, facts) {
                 Err(e) => return Err(format!("failed to run Match criteria: {e}")),
                 Ok(false) => return Ok(false),
                 Ok(true) => {}
@@ -102,11 +140,11 @@ impl Match {
         self.namespace_selector.is_some()
     }
 
-    fn kinds_match(&self, target: &Target) -> Result<bool, String> {
+    fn kinds_match(&self, _: &Target, facts: &Facts) -> Result<bool, String> {
         if self.kinds.is_empty() {
             return Ok(true);
         }
-        let gvk = Gvk::of(target.object);
+        let gvk = &facts.gvk;
         let covers = |set: &[String], element: &str| {
             set.is_empty() || set.iter().any(|s| s == "*" || s == element)
         };
@@ -116,10 +154,9 @@ impl Match {
             .any(|k| covers(&k.kinds, &gvk.kind) && covers(&k.api_groups, &gvk.group)))
     }
 
-    fn scope_match(&self, target: &Target) -> Result<bool, String> {
-        let has_namespace =
-            !metadata_str(target.object, "namespace").is_empty() || target.namespace.is_some();
-        let is_namespace = is_namespace(target.object);
+    fn scope_match(&self, target: &Target, facts: &Facts) -> Result<bool, String> {
+        let has_namespace = !facts.namespace.is_empty() || target.namespace.is_some();
+        let is_namespace = facts.is_namespace;
         Ok(match self.scope.as_str() {
             "Cluster" => is_namespace || !has_namespace,
             "Namespaced" => !is_namespace && has_namespace,
@@ -127,22 +164,22 @@ impl Match {
         })
     }
 
-    fn namespaces_match(&self, target: &Target) -> Result<bool, String> {
+    fn namespaces_match(&self, _: &Target, facts: &Facts) -> Result<bool, String> {
         if self.namespaces.is_empty() {
             return Ok(true);
         }
-        Ok(namespace_name(target).is_none_or(|namespace| {
+        Ok(namespace_name(facts).is_none_or(|namespace| {
             self.namespaces
                 .iter()
                 .any(|n| wildcard::matches(n, namespace))
         }))
     }
 
-    fn excluded_namespaces_match(&self, target: &Target) -> Result<bool, String> {
+    fn excluded_namespaces_match(&self, _: &Target, facts: &Facts) -> Result<bool, String> {
         if self.excluded_namespaces.is_empty() {
             return Ok(true);
         }
-        Ok(namespace_name(target).is_none_or(|namespace| {
+        Ok(namespace_name(facts).is_none_or(|namespace| {
             !self
                 .excluded_namespaces
                 .iter()
@@ -150,22 +187,19 @@ impl Match {
         }))
     }
 
-    fn label_selector_match(&self, target: &Target) -> Result<bool, String> {
+    fn label_selector_match(&self, target: &Target, _: &Facts) -> Result<bool, String> {
         match &self.label_selector {
             None => Ok(true),
             Some(selector) => Ok(selector.as_ref()?.matches(labels_of(target.object))),
         }
     }
 
-    fn namespace_selector_match(&self, target: &Target) -> Result<bool, String> {
+    fn namespace_selector_match(&self, target: &Target, facts: &Facts) -> Result<bool, String> {
         let Some(selector) = &self.namespace_selector else {
             return Ok(true);
         };
-        let is_namespace = is_namespace(target.object);
-        if !is_namespace
-            && target.namespace.is_none()
-            && metadata_str(target.object, "namespace").is_empty()
-        {
+        let is_namespace = facts.is_namespace;
+        if !is_namespace && target.namespace.is_none() && facts.namespace.is_empty() {
             return Ok(true);
         }
         let selector = selector.as_ref()?;
@@ -180,20 +214,15 @@ impl Match {
         }
     }
 
-    fn name_match(&self, target: &Target) -> Result<bool, String> {
+    fn name_match(&self, _: &Target, facts: &Facts) -> Result<bool, String> {
         if self.name.is_empty() {
             return Ok(true);
         }
-        Ok(
-            wildcard::matches(&self.name, metadata_str(target.object, "name"))
-                || wildcard::matches_generate_name(
-                    &self.name,
-                    metadata_str(target.object, "generateName"),
-                ),
-        )
+        Ok(wildcard::matches(&self.name, &facts.name)
+            || wildcard::matches_generate_name(&self.name, &facts.generate_name))
     }
 
-    fn source_match(&self, target: &Target) -> Result<bool, String> {
+    fn source_match(&self, target: &Target, facts: &Facts) -> Result<bool, String> {
         let wanted = if self.source.is_empty() {
             "All"
         } else {
@@ -205,7 +234,7 @@ impl Match {
         if target.source.is_empty() && wanted != "All" {
             return Err(format!(
                 "source field not specified for resource {}",
-                metadata_str(target.object, "name")
+                facts.name
             ));
         }
         if wanted == "All" {
@@ -223,18 +252,17 @@ impl Match {
 
 /// The namespace name `namespaces`/`excludedNamespaces` compare, or `None` for a
 /// cluster-scoped object, which those criteria cannot disqualify.
-fn namespace_name<'a>(target: &Target<'a>) -> Option<&'a str> {
-    if is_namespace(target.object) {
-        return Some(metadata_str(target.object, "name"));
+fn namespace_name(facts: &Facts) -> Option<&str> {
+    if facts.is_namespace {
+        return Some(&facts.name);
     }
-    if let Some(namespace) = target.namespace {
-        return Some(metadata_str(namespace, "name"));
+    if let Some(namespace) = &facts.namespace_object {
+        return Some(namespace);
     }
-    Some(metadata_str(target.object, "namespace")).filter(|n| !n.is_empty())
+    Some(facts.namespace.as_str()).filter(|n| !n.is_empty())
 }
 
-fn is_namespace(object: &Value) -> bool {
-    let gvk = Gvk::of(object);
+fn is_namespace(gvk: &Gvk) -> bool {
     gvk.kind == "Namespace" && gvk.group.is_empty()
 }
 

@@ -143,9 +143,8 @@ impl Selector {
 /// `labels.Set(obj.GetLabels())`: `metadata.labels` when it is a map of strings; any
 /// non-string value makes the unstructured accessor give up, leaving no labels at all.
 pub fn labels_of(object: &Value) -> Option<&Map<String, Value>> {
-    object
-        .get("metadata")?
-        .get("labels")?
+    let metadata = super::values::field(object.as_object()?, "metadata")?;
+    super::values::field(metadata.as_object()?, "labels")?
         .as_object()
         .filter(|labels| labels.values().all(Value::is_string))
 }

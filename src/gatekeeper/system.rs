@@ -3,8 +3,10 @@
 //! against the current object until a round changes nothing.
 
 use super::edits::Edits;
+use super::matching::Facts;
 use super::mutators::{Mutator, MutatorId, Request};
 use super::schema::Schemas;
+use super::Gvk;
 use serde_json::Value;
 use std::collections::BTreeSet;
 
@@ -64,16 +66,21 @@ impl System {
         operation: &str,
     ) -> Result<Outcome, String> {
         let mut outcome = Outcome::default();
+        let mut facts = Facts::of(object, namespace);
+        let mut applies = self.applying(&facts.gvk, operation);
         let mut edits = Edits::default();
         let rounds = self.mutators.len() + 1;
         for round in 1..=rounds {
             let mut applied = Vec::new();
-            for mutator in &self.mutators {
+            for (index, mutator) in self.mutators.iter().enumerate() {
+                if !applies[index] {
+                    continue;
+                }
                 let request = Request {
                     object,
                     namespace,
                     source,
-                    operation,
+                    facts: &facts,
                 };
                 let matches = mutator.matches(&request).map_err(|e| {
                     format!(
@@ -98,6 +105,10 @@ impl System {
                     if !paths.is_empty() {
                         outcome.changes.push((mutator.id.clone(), paths));
                     }
+                    if mutator.may_change_gvk() {
+                        facts.refresh_gvk(object);
+                        applies = self.applying(&facts.gvk, operation);
+                    }
                 }
             }
             if applied.is_empty() || !edits.round_changed(object) {
@@ -121,6 +132,15 @@ impl System {
             describe(object),
             still_changing.into_iter().collect::<Vec<_>>().join(", ")
         ))
+    }
+
+    /// Which mutators' `applyTo` covers an object of `gvk` (fixed while it is mutated,
+    /// unless an Assign sets `apiVersion` or `kind`).
+    fn applying(&self, gvk: &Gvk, operation: &str) -> Vec<bool> {
+        self.mutators
+            .iter()
+            .map(|m| m.applies_to(gvk, operation))
+            .collect()
     }
 }
 

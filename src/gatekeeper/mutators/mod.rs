@@ -9,7 +9,7 @@ mod spec;
 
 use super::apply_to::{self, ApplyTo};
 use super::edits::Edits;
-use super::matching::{Match, Target};
+use super::matching::{Facts, Match, Target};
 use super::path::tester::Tester;
 use super::path::{Node, Path};
 use super::walk;
@@ -75,8 +75,8 @@ pub struct Request<'a> {
     pub namespace: Option<&'a Value>,
     /// `Original`, `Generated`, or `""`.
     pub source: &'a str,
-    /// `CREATE`, `UPDATE`, or `""` (no admission operation, as gator and expansion pass).
-    pub operation: &'a str,
+    /// What matching reads from `object` and `namespace` (`Facts::of`).
+    pub facts: &'a Facts,
 }
 
 impl Mutator {
@@ -117,18 +117,22 @@ impl Mutator {
         })
     }
 
-    /// Whether this mutator applies: `applyTo` (GVK and operation), then `match`.
+    /// Whether `applyTo` covers the GVK and the operation (`CREATE`, `UPDATE`, or `""` for
+    /// none, as gator and expansion pass). AssignMetadata has no `applyTo`.
+    pub fn applies_to(&self, gvk: &Gvk, operation: &str) -> bool {
+        self.apply_to
+            .as_ref()
+            .is_none_or(|entries| apply_to::matches(entries, gvk, operation))
+    }
+
+    /// Whether the `match` block matches; Gatekeeper asks only when `applies_to`.
     pub fn matches(&self, request: &Request) -> Result<bool, String> {
-        if let Some(entries) = &self.apply_to {
-            if !apply_to::matches(entries, &Gvk::of(request.object), request.operation) {
-                return Ok(false);
-            }
-        }
-        self.matcher.matches(&Target {
+        let target = Target {
             object: request.object,
             namespace: request.namespace,
             source: request.source,
-        })
+        };
+        self.matcher.matches_with(&target, request.facts)
     }
 
     /// Applies the mutator in place, recording what it changes in `edits`; `Ok(true)` when
@@ -150,6 +154,13 @@ impl Mutator {
             Action::ModifySet(m) => walk(m, object, edits),
             Action::AssignImage(a) => walk(a, object, edits),
         }
+    }
+
+    /// Whether mutating may change the object's `apiVersion` or `kind`: only a location
+    /// starting at one of them can (AssignMetadata's starts at `metadata`).
+    pub fn may_change_gvk(&self) -> bool {
+        let first = self.path.nodes.first();
+        matches!(first, Some(Node::Object(key)) if key == "apiVersion" || key == "kind")
     }
 
     /// The type of what the mutator writes, or `None` when it takes no part in schemas.
