@@ -9,6 +9,7 @@ use crate::pipeline::{Change, Context, Mutation, Mutator, Operation};
 use crate::resource::Resource;
 use crate::scope::Scope;
 use serde_json::{json, Value};
+use std::collections::BTreeSet;
 
 /// The annotation the webhook writes with `--mutation-annotations`.
 pub const MUTATIONS_ANNOTATION: &str = "gatekeeper.sh/mutations";
@@ -52,6 +53,11 @@ pub fn build_system(items: &[&ConfigItem]) -> Result<System, Vec<Diagnostic>> {
 pub fn stage(system: std::sync::Arc<System>, settings: &Settings) -> Option<Box<dyn Mutator>> {
     (!system.is_empty()).then(|| {
         Box::new(Stage {
+            rules: system
+                .mutators()
+                .iter()
+                .map(|m| rule_label(&m.id))
+                .collect(),
             system,
             annotations: settings.annotations,
         }) as Box<dyn Mutator>
@@ -61,6 +67,8 @@ pub fn stage(system: std::sync::Arc<System>, settings: &Settings) -> Option<Box<
 struct Stage {
     system: std::sync::Arc<System>,
     annotations: bool,
+    /// `rule_label` of each mutator, by index.
+    rules: Vec<String>,
 }
 
 impl Mutator for Stage {
@@ -73,11 +81,13 @@ impl Mutator for Stage {
         match run(&self.system, resource, cx, "Original", operation) {
             Ok(outcome) => {
                 if self.annotations && !outcome.applied.is_empty() {
-                    let applied: Vec<&str> = outcome.applied.iter().map(String::as_str).collect();
-                    resource.set_annotation(MUTATIONS_ANNOTATION, applied.join(", "));
+                    resource.set_annotation(
+                        MUTATIONS_ANNOTATION,
+                        mutations_annotation(&self.system, &outcome),
+                    );
                 }
                 Mutation {
-                    changes: changes(&outcome),
+                    changes: changes(&self.rules, outcome),
                     diagnostics: Vec::new(),
                 }
             }
@@ -100,17 +110,28 @@ pub fn rule_label(id: &MutatorId) -> String {
     }
 }
 
-fn changes(outcome: &Outcome) -> Vec<Change> {
-    outcome
-        .changes
+fn changes(rules: &[String], outcome: Outcome) -> Vec<Change> {
+    let change = |(index, path): (usize, String)| Change {
+        path,
+        rule: rules[index].clone(),
+    };
+    outcome.changes.into_iter().map(change).collect()
+}
+
+/// `Kind/Namespace/Name:Generation` of every mutator applied, sorted, joined with `, `.
+fn mutations_annotation(system: &System, outcome: &Outcome) -> String {
+    let applied: BTreeSet<String> = outcome
+        .applied
         .iter()
-        .flat_map(|(id, paths)| {
-            paths.iter().map(move |path| Change {
-                path: path.clone(),
-                rule: rule_label(id),
-            })
+        .map(|&index| {
+            let m = &system.mutators()[index];
+            format!(
+                "{}/{}/{}:{}",
+                m.id.kind, m.id.namespace, m.id.name, m.generation
+            )
         })
-        .collect()
+        .collect();
+    applied.into_iter().collect::<Vec<_>>().join(", ")
 }
 
 /// Runs the system on one resource the way the webhook sees it: a namespaced resource

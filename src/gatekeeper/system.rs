@@ -4,7 +4,7 @@
 
 use super::edits::Edits;
 use super::matching::Facts;
-use super::mutators::{Mutator, MutatorId, Request};
+use super::mutators::{Mutator, Request};
 use super::schema::Schemas;
 use super::Gvk;
 use serde_json::Value;
@@ -17,17 +17,16 @@ pub struct System {
     schemas: Schemas,
 }
 
-/// What a mutation request did.
+/// What a mutation request did. Mutators are named by their index in `System::mutators`.
 #[derive(Debug, Default)]
 pub struct Outcome {
     /// Gatekeeper's flag: some round changed the object.
     pub mutated: bool,
-    /// Each mutator that changed the object, with the JSON Pointers it changed, in the
-    /// order the changes happened.
-    pub changes: Vec<(MutatorId, Vec<String>)>,
-    /// `Kind/Namespace/Name:Generation` of every mutator that reported a mutation in a
-    /// round that changed the object (the `gatekeeper.sh/mutations` annotation).
-    pub applied: BTreeSet<String>,
+    /// Each change: the mutator that made it and the JSON Pointer it changed, in order.
+    pub changes: Vec<(usize, String)>,
+    /// Every mutator that reported a mutation in a round that changed the object (the
+    /// `gatekeeper.sh/mutations` annotation).
+    pub applied: BTreeSet<usize>,
 }
 
 impl System {
@@ -100,11 +99,9 @@ impl System {
                     )
                 })?;
                 if mutated {
-                    applied.push(mutator);
-                    let paths: Vec<String> = edits.take_paths().collect();
-                    if !paths.is_empty() {
-                        outcome.changes.push((mutator.id.clone(), paths));
-                    }
+                    applied.push(index);
+                    let paths = edits.take_paths().map(|path| (index, path));
+                    outcome.changes.extend(paths);
                     if mutator.may_change_gvk() {
                         facts.refresh_gvk(object);
                         applies = self.applying(&facts.gvk, operation);
@@ -115,17 +112,12 @@ impl System {
                 outcome.mutated = round > 1;
                 return Ok(outcome);
             }
-            outcome.applied.extend(applied.iter().map(|m| {
-                format!(
-                    "{}/{}/{}:{}",
-                    m.id.kind, m.id.namespace, m.id.name, m.generation
-                )
-            }));
+            outcome.applied.extend(applied);
         }
         let still_changing: BTreeSet<String> = outcome
             .changes
             .iter()
-            .map(|(id, _)| id.to_string())
+            .map(|(index, _)| self.mutators[*index].id.to_string())
             .collect();
         Err(format!(
             "mutation not converging for {} after {rounds} rounds (mutators still changing it: {})",
