@@ -134,15 +134,18 @@ impl Store {
 
     /// The rules that apply to the request, as indexes into `rules`, in tier order.
     fn candidates(&self, request: &Request) -> Vec<usize> {
-        self.by_tier
-            .iter()
-            .copied()
-            .filter(|&i| self.in_scope(&self.rules[i], request.namespace))
-            .filter(|&i| {
-                let operations = &self.rules[i].operations;
-                operations.iter().any(|op| op == request.operation)
-            })
-            .collect()
+        let mut candidates = Vec::with_capacity(self.rules.len());
+        candidates.extend(
+            self.by_tier
+                .iter()
+                .copied()
+                .filter(|&i| self.in_scope(&self.rules[i], request.namespace))
+                .filter(|&i| {
+                    let operations = &self.rules[i].operations;
+                    operations.iter().any(|op| op == request.operation)
+                }),
+        );
+        candidates
     }
 
     fn same_tier(&self, a: usize, b: usize) -> bool {
@@ -171,12 +174,13 @@ impl Store {
             for tier in candidates.chunk_by(|&a, &b| self.same_tier(a, b)) {
                 let view = match_view(&working);
                 let mut evaluations = self.evaluations(&view);
-                let matched: Vec<&ModRule> = tier
-                    .iter()
-                    .filter(|&&i| of_type(&i))
-                    .filter(|&&i| self.is_match(i, &mut evaluations))
-                    .map(|&i| &self.rules[i])
-                    .collect();
+                let mut matched = Vec::with_capacity(tier.len());
+                matched.extend(
+                    tier.iter()
+                        .filter(|&&i| of_type(&i))
+                        .filter(|&&i| self.is_match(i, &mut evaluations))
+                        .map(|&i| &self.rules[i]),
+                );
                 drop(evaluations);
                 drop(view);
                 for rule in matched {
