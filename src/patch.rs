@@ -4,6 +4,7 @@
 
 use serde_json::map::Entry;
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 use std::fmt;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -68,13 +69,27 @@ impl std::error::Error for PatchError {}
 
 /// Splits a JSON Pointer into unescaped tokens (`~1` is `/`, `~0` is `~`, in one pass).
 pub fn parse_pointer(path: &str) -> Result<Vec<String>, String> {
+    Ok(tokens(path)?.into_iter().map(Cow::into_owned).collect())
+}
+
+/// [`parse_pointer`], borrowing the tokens that have no escapes.
+fn tokens(path: &str) -> Result<Vec<Cow<'_, str>>, String> {
     if path.is_empty() {
         return Err("the path is empty".into());
     }
     let Some(rest) = path.strip_prefix('/') else {
         return Err("a JSON Pointer must start with '/'".into());
     };
-    Ok(rest.split('/').map(unescape).collect())
+    Ok(rest
+        .split('/')
+        .map(|token| {
+            if token.contains('~') {
+                Cow::Owned(unescape(token))
+            } else {
+                Cow::Borrowed(token)
+            }
+        })
+        .collect())
 }
 
 fn unescape(token: &str) -> String {
@@ -125,26 +140,26 @@ pub fn apply(doc: &mut Value, ops: &[Op], options: Options) -> Result<(), PatchE
 }
 
 /// One step from a container to a child: a key, or an index resolved to a position.
-#[derive(Debug)]
-enum Step {
-    Key(String),
+#[derive(Debug, Clone)]
+enum Step<'p> {
+    Key(Cow<'p, str>),
     Index(usize),
 }
 
 /// How to take back one change to the container at `at`, when every later change has
 /// been taken back already.
 #[derive(Debug)]
-struct Undo {
-    at: Vec<Step>,
-    revert: Revert,
+struct Undo<'p> {
+    at: Vec<Step<'p>>,
+    revert: Revert<'p>,
 }
 
 #[derive(Debug)]
-enum Revert {
+enum Revert<'p> {
     /// The child was replaced.
-    Put(Step, Value),
+    Put(Step<'p>, Value),
     /// A key was added (at the end of the object).
-    RemoveKey(String),
+    RemoveKey(Cow<'p, str>),
     /// A key was removed from this position.
     InsertKey(usize, String, Value),
     /// An element was inserted.
@@ -155,12 +170,12 @@ enum Revert {
     Truncate(usize),
 }
 
-impl Undo {
+impl Undo<'_> {
     fn revert(self, doc: &mut Value) {
         let mut container = doc;
         for step in &self.at {
             let child = match (container, step) {
-                (Value::Object(map), Step::Key(k)) => map.get_mut(k),
+                (Value::Object(map), Step::Key(k)) => map.get_mut(k.as_ref()),
                 (Value::Array(items), Step::Index(i)) => items.get_mut(*i),
                 _ => None,
             };
@@ -172,11 +187,11 @@ impl Undo {
         }
         match (container, self.revert) {
             (Value::Object(map), Revert::Put(Step::Key(k), old)) => {
-                map.insert(k, old);
+                map.insert(k.into_owned(), old);
             }
             (Value::Array(items), Revert::Put(Step::Index(i), old)) => items[i] = old,
             (Value::Object(map), Revert::RemoveKey(k)) => {
-                map.shift_remove(&k);
+                map.shift_remove(k.as_ref());
             }
             (Value::Object(map), Revert::InsertKey(i, k, old)) => {
                 map.shift_insert(i, k, old);
@@ -191,13 +206,13 @@ impl Undo {
     }
 }
 
-fn apply_one(
+fn apply_one<'p>(
     doc: &mut Value,
-    op: &Op,
+    op: &'p Op,
     options: Options,
-    undo: &mut Vec<Undo>,
+    undo: &mut Vec<Undo<'p>>,
 ) -> Result<(), String> {
-    let tokens = parse_pointer(op.path())?;
+    let tokens = tokens(op.path())?;
     let (last, parents) = tokens
         .split_last()
         .expect("a pointer has at least one token");
@@ -209,7 +224,7 @@ fn apply_one(
             } else {
                 walk(doc, parents, options, &mut at)?.ok_or("a parent does not exist")?
             };
-            let revert = add(parent, last, value.clone(), options)?;
+            let revert = add(parent, last.clone(), value.clone(), options)?;
             undo.push(Undo { at, revert });
             Ok(())
         }
@@ -247,11 +262,11 @@ fn missing_on_remove(options: Options) -> Result<(), String> {
 
 /// Follows `tokens`, recording the steps in `at`; `Ok(None)` when something along the
 /// way is missing.
-fn walk<'a>(
+fn walk<'a, 'p>(
     doc: &'a mut Value,
-    tokens: &[String],
+    tokens: &[Cow<'p, str>],
     options: Options,
-    at: &mut Vec<Step>,
+    at: &mut Vec<Step<'p>>,
 ) -> Result<Option<&'a mut Value>, String> {
     let mut current = doc;
     for token in tokens {
@@ -268,13 +283,15 @@ fn walk<'a>(
 
 /// The child at `token`, `None` if absent; an error for a scalar or a non-index token on
 /// an array.
-fn child_mut<'a>(
+fn child_mut<'a, 'p>(
     value: &'a mut Value,
-    token: &str,
+    token: &Cow<'p, str>,
     options: Options,
-) -> Result<Option<(Step, &'a mut Value)>, String> {
+) -> Result<Option<(Step<'p>, &'a mut Value)>, String> {
     match value {
-        Value::Object(map) => Ok(map.get_mut(token).map(|v| (Step::Key(token.to_owned()), v))),
+        Value::Object(map) => Ok(map
+            .get_mut(token.as_ref())
+            .map(|v| (Step::Key(token.clone()), v))),
         Value::Array(items) => {
             let position = array_position(token, items.len(), options)?;
             Ok(position.and_then(move |i| Some((Step::Index(i), items.get_mut(i)?))))
@@ -310,25 +327,25 @@ fn parse_index(token: &str) -> Option<i64> {
 
 /// Walks to the parent of the last token, creating what is missing (or null) on the way:
 /// an array when the following token is an integer or `-`, an object otherwise.
-fn ensure_parents<'a>(
+fn ensure_parents<'a, 'p>(
     doc: &'a mut Value,
-    tokens: &[String],
+    tokens: &[Cow<'p, str>],
     options: Options,
-    at: &mut Vec<Step>,
-    undo: &mut Vec<Undo>,
+    at: &mut Vec<Step<'p>>,
+    undo: &mut Vec<Undo<'p>>,
 ) -> Result<&'a mut Value, String> {
     let mut current = doc;
     for pair in tokens.windows(2) {
         let (token, next) = (&pair[0], &pair[1]);
         current = match current {
             Value::Object(map) => {
-                let slot = match map.entry(token.as_str()) {
+                let slot = match map.entry(token.as_ref()) {
                     Entry::Occupied(entry) => {
                         let slot = entry.into_mut();
                         if slot.is_null() {
                             *slot = new_container(next)?;
                             undo.push(Undo {
-                                at: at_copy(at),
+                                at: at.clone(),
                                 revert: Revert::Put(Step::Key(token.clone()), Value::Null),
                             });
                         }
@@ -337,7 +354,7 @@ fn ensure_parents<'a>(
                     Entry::Vacant(entry) => {
                         let slot = entry.insert(new_container(next)?);
                         undo.push(Undo {
-                            at: at_copy(at),
+                            at: at.clone(),
                             revert: Revert::RemoveKey(token.clone()),
                         });
                         slot
@@ -352,7 +369,7 @@ fn ensure_parents<'a>(
                     Some(i) => {
                         items[i] = new_container(next)?;
                         undo.push(Undo {
-                            at: at_copy(at),
+                            at: at.clone(),
                             revert: Revert::Put(Step::Index(i), Value::Null),
                         });
                         i
@@ -366,7 +383,7 @@ fn ensure_parents<'a>(
                         })? as usize;
                         let container = new_container(next)?;
                         undo.push(Undo {
-                            at: at_copy(at),
+                            at: at.clone(),
                             revert: Revert::Truncate(items.len()),
                         });
                         items.resize(index, Value::Null);
@@ -388,15 +405,6 @@ fn ensure_parents<'a>(
     Ok(current)
 }
 
-fn at_copy(at: &[Step]) -> Vec<Step> {
-    at.iter()
-        .map(|step| match step {
-            Step::Key(k) => Step::Key(k.clone()),
-            Step::Index(i) => Step::Index(*i),
-        })
-        .collect()
-}
-
 fn new_container(next_token: &str) -> Result<Value, String> {
     if next_token == "-" {
         return Ok(Value::Array(Vec::new()));
@@ -410,14 +418,20 @@ fn new_container(next_token: &str) -> Result<Value, String> {
 }
 
 /// Adds `value` at `token`, and says how to take that back.
-fn add(parent: &mut Value, token: &str, value: Value, options: Options) -> Result<Revert, String> {
+fn add<'p>(
+    parent: &mut Value,
+    token: Cow<'p, str>,
+    value: Value,
+    options: Options,
+) -> Result<Revert<'p>, String> {
     match parent {
-        Value::Object(map) => Ok(match map.insert(token.to_owned(), value) {
-            Some(old) => Revert::Put(Step::Key(token.to_owned()), old),
-            None => Revert::RemoveKey(token.to_owned()),
+        Value::Object(map) => Ok(match map.insert(token.to_string(), value) {
+            Some(old) => Revert::Put(Step::Key(token), old),
+            None => Revert::RemoveKey(token),
         }),
         Value::Array(items) => {
             let len = items.len() as i64;
+            let token = token.as_ref();
             let index = if token == "-" {
                 len
             } else {
@@ -445,7 +459,11 @@ fn add(parent: &mut Value, token: &str, value: Value, options: Options) -> Resul
 }
 
 /// Removes what is at `token`, and says how to take that back; `None` if nothing is there.
-fn remove(parent: &mut Value, token: &str, options: Options) -> Result<Option<Revert>, String> {
+fn remove(
+    parent: &mut Value,
+    token: &str,
+    options: Options,
+) -> Result<Option<Revert<'static>>, String> {
     Ok(match parent {
         Value::Object(map) => {
             let position = map.keys().position(|k| k == token);
