@@ -186,7 +186,9 @@ impl Pipeline {
             );
             return record;
         }
-        run_mutators(self.defaulting.iter(), resource, cx, &mut record);
+        if !self.mutating.is_empty() {
+            run_mutators(self.defaulting.iter(), resource, cx, &mut record);
+        }
         for validator in self.schema_validation.iter().chain(&self.validating) {
             record.diagnostics.extend(validator.validate(resource, cx));
         }

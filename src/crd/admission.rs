@@ -6,6 +6,7 @@
 use super::cel::CompiledRules;
 use super::definition::{no_matches, Crd, Scope, Version};
 use super::field_error::{ErrorType, FieldError};
+use super::schema::Schema;
 use super::{defaulting, listtype, objectmeta, openapi, prune};
 use serde_json::{json, Value};
 
@@ -26,6 +27,9 @@ pub enum FieldValidation {
 /// A CRD version ready to admit objects: its schema's compiled rules and validator.
 pub struct Served {
     pub version: Version,
+    /// Whether the schema has an `x-kubernetes-embedded-resource` anywhere (else the
+    /// embedded-resource walks are skipped).
+    embedded: bool,
     validator: Option<openapi::Validator>,
     rules: Option<CompiledRules>,
 }
@@ -52,6 +56,7 @@ impl Definition {
                     let _ = defaulting::prune_defaults(schema);
                 }
                 Served {
+                    embedded: version.schema.as_ref().is_some_and(any_embedded),
                     validator: version.schema.as_ref().map(openapi::Validator::new),
                     rules: version.schema.as_ref().map(super::cel::compile_unchecked),
                     version,
@@ -275,9 +280,11 @@ pub fn prepare(
         unknown.extend(prune::prune(&mut value, schema, true));
         defaulting::prune_non_nullable_nulls_without_defaults(&mut value, schema);
     }
-    let embedded = objectmeta::coerce(&mut value, schema, false, false)
-        .map_err(|e| Refused::BadRequest(cannot_handle(&e)))?;
-    unknown.extend(embedded);
+    if request.embedded {
+        let embedded = objectmeta::coerce(&mut value, schema, false, false)
+            .map_err(|e| Refused::BadRequest(cannot_handle(&e)))?;
+        unknown.extend(embedded);
+    }
     if request.version.status_subresource {
         // PrepareForCreate: with the status subresource, create never stores status.
         if let Some(map) = value.as_object_mut() {
@@ -418,7 +425,9 @@ fn validate(
         errors.extend(validator.validate(value));
     }
     if let Some(schema) = &request.version.schema {
-        errors.extend(objectmeta::validate(value, schema, false));
+        if request.embedded {
+            errors.extend(objectmeta::validate(value, schema, false));
+        }
         errors.extend(listtype::validate_list_sets_and_maps(value, schema));
         if let Some(rules) = request.rules.as_ref().filter(|r| !r.is_empty()) {
             if errors.iter().any(|e| BLOCKS_CEL.contains(&e.kind)) {
@@ -458,4 +467,12 @@ fn round_trip_storage(
     prune::prune(&mut value, request_schema, true);
     defaulted.retain(|pointer| value.pointer(pointer).is_some());
     (value, defaulted)
+}
+
+/// Whether `s` or any node under it is an embedded resource.
+fn any_embedded(s: &Schema) -> bool {
+    s.embedded_resource
+        || s.properties.iter().any(|(_, p)| any_embedded(p))
+        || s.additional_schema().is_some_and(any_embedded)
+        || s.items.as_deref().is_some_and(any_embedded)
 }

@@ -182,19 +182,23 @@ fn boolean(v: &Value) -> Result<bool, String> {
 }
 
 fn number(v: &Value) -> Result<f64, String> {
-    v.as_f64().ok_or_else(|| format!("must be a number, got {v}"))
+    v.as_f64()
+        .ok_or_else(|| format!("must be a number, got {v}"))
 }
 
 fn integer(v: &Value) -> Result<i64, String> {
-    v.as_i64().ok_or_else(|| format!("must be an integer, got {v}"))
+    v.as_i64()
+        .ok_or_else(|| format!("must be an integer, got {v}"))
 }
 
 fn object(v: &Value) -> Result<&Map<String, Value>, String> {
-    v.as_object().ok_or_else(|| format!("must be an object, got {v}"))
+    v.as_object()
+        .ok_or_else(|| format!("must be an object, got {v}"))
 }
 
 fn array(v: &Value) -> Result<&Vec<Value>, String> {
-    v.as_array().ok_or_else(|| format!("must be a list, got {v}"))
+    v.as_array()
+        .ok_or_else(|| format!("must be a list, got {v}"))
 }
 
 fn strings(v: &Value) -> Result<Vec<String>, String> {

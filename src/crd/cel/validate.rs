@@ -10,7 +10,6 @@ use super::value::to_cel;
 use crate::crd::field_error::{BadValue, ErrorType, FieldError};
 use crate::crd::schema::Schema;
 use cel::common::types::{CelBool, CelOptional, CelString};
-use cel::common::value::Val;
 use cel::{Context, ExecutionError, Value as CelValue};
 use serde_json::Value;
 
@@ -69,12 +68,14 @@ impl Run {
             return;
         }
         if !node.rules.is_empty() {
-            let this = to_cel(value, schema, resource);
+            let mut this = Context::with_env(env());
+            this.add_variable_as_val("self", to_cel(value, schema, resource));
+            this.add_variable_as_val("oldSelf", Box::new(CelOptional::none()));
             for rule in &node.rules {
                 if self.stopped {
                     return;
                 }
-                self.rule(rule, &*this, value, schema, path);
+                self.rule(rule, &this, value, schema, path);
             }
         }
         if let (Some(n), Some(fields), Some(s)) = (
@@ -105,7 +106,7 @@ impl Run {
     fn rule(
         &mut self,
         rule: &Rule,
-        this: &dyn Val,
+        this: &Context<'_, '_>,
         value: &Value,
         schema: &Schema,
         path: Option<&str>,
@@ -162,7 +163,7 @@ impl Run {
         }
     }
 
-    fn evaluate(&mut self, program: &Expression, this: &dyn Val) -> Verdict {
+    fn evaluate(&mut self, program: &Expression, this: &Context<'_, '_>) -> Verdict {
         let limit = PER_CALL_LIMIT.min(self.budget);
         let (result, spent) = cost::metered(limit, || eval(program, this));
         self.budget -= spent;
@@ -183,7 +184,7 @@ impl Run {
     }
 
     /// The evaluated messageExpression, else the message, else `failed rule: <rule>`.
-    fn message(&mut self, rule: &Rule, this: &dyn Val) -> String {
+    fn message(&mut self, rule: &Rule, this: &Context<'_, '_>) -> String {
         if let Some(Ok(expr)) = &rule.message {
             let limit = PER_CALL_LIMIT.min(self.budget);
             let (result, spent) = cost::metered(limit, || eval(expr, this));
@@ -202,11 +203,8 @@ impl Run {
     }
 }
 
-fn eval(program: &Expression, this: &dyn Val) -> Result<CelValue, ExecutionError> {
-    let mut ctx = Context::with_env(env());
-    ctx.add_variable_as_val("self", this.clone_as_boxed());
-    ctx.add_variable_as_val("oldSelf", Box::new(CelOptional::none()));
-    let result = CelValue::resolve_val(&program.tree, &ctx)?;
+fn eval(program: &Expression, ctx: &Context<'_, '_>) -> Result<CelValue, ExecutionError> {
+    let result = CelValue::resolve_val(&program.tree, ctx)?;
     if let Some(b) = result.downcast_ref::<CelBool>() {
         return Ok(CelValue::Bool(*b.inner()));
     }

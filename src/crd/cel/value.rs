@@ -86,10 +86,11 @@ fn array(value: &Value, schema: &Schema) -> Box<dyn Val> {
     let Some(items) = value.as_array() else {
         return untyped(value);
     };
-    let item_schema = schema.items.as_deref().cloned().unwrap_or_default();
+    let empty = Schema::default();
+    let item_schema = schema.items.as_deref().unwrap_or(&empty);
     let list: Vec<Box<dyn Val>> = items
         .iter()
-        .map(|item| to_cel(item, &item_schema, false))
+        .map(|item| to_cel(item, item_schema, false))
         .collect();
     let element = match (item_schema.type_.as_deref(), item_schema.format.as_deref()) {
         (Some("integer"), _) => Element::Int,
