@@ -2,7 +2,8 @@
 //! each resource went through.
 //!
 //! For each real resource: schema prune + default → mutating phase → prune + default again
-//! → schema validation → validating phase. Like the API server, the mutating phase runs
+//! (when there are mutators) → schema validation → validating phase. A resource the first
+//! prune + default refuses (the server's 400) goes no further. Like the API server, the mutating phase runs
 //! every mutator once, then reinvokes those that ask for it (`reinvocationPolicy:
 //! IfNeeded`) until a round changes nothing, bounded. KubeMod and Gatekeeper converge
 //! inside their own mutator and are not reinvoked.
