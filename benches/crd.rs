@@ -21,6 +21,8 @@
 //! `KADMIT_BENCH_WRITE=FILE` also writes the JobSet stream to FILE, for profiling the
 //! binary (`kadmit transform --crd .../jobset.yaml < FILE`).
 
+mod common;
+
 use kadmit::run::{run, Mode, Options, Outcome};
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -270,18 +272,6 @@ fn corpus() -> (String, Counts) {
     (out, counts)
 }
 
-/// User + system CPU time of this process, from `/proc/self/stat` (clock ticks, 10 ms).
-/// On a shared machine it is steadier than wall time; `None` off Linux.
-fn cpu_time() -> Option<Duration> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
-    let rest = &stat[stat.rfind(')')? + 2..];
-    let mut fields = rest.split_whitespace().skip(11);
-    let utime: u64 = fields.next()?.parse().ok()?;
-    let stime: u64 = fields.next()?.parse().ok()?;
-    Some(Duration::from_millis((utime + stime) * 10))
-}
-
 fn options(crd: Option<&PathBuf>) -> Options {
     let mut options = Options::new(Mode::Transform);
     options.crd_paths = crd.into_iter().cloned().collect();
@@ -301,17 +291,14 @@ fn admit(crd: Option<&PathBuf>, input: &[u8]) -> Outcome {
 
 /// One run: wall time, CPU time (if known) and output size.
 fn run_once(crd: Option<&PathBuf>, input: &[u8]) -> (Duration, Option<Duration>, usize) {
-    let cpu_start = cpu_time();
+    let cpu_start = common::cpu_time();
     let start = Instant::now();
     let outcome = admit(crd, input);
     let wall = start.elapsed();
-    let cpu = cpu_start.zip(cpu_time()).map(|(a, b)| b.saturating_sub(a));
+    let cpu = cpu_start
+        .zip(common::cpu_time())
+        .map(|(a, b)| b.saturating_sub(a));
     (wall, cpu, outcome.stdout.len())
-}
-
-fn median(mut values: Vec<f64>) -> f64 {
-    values.sort_by(f64::total_cmp);
-    values[values.len() / 2]
 }
 
 /// Every JobSet admitted with nothing to say, and every port without a protocol defaulted.
@@ -358,11 +345,11 @@ fn main() {
         fixed.push(run_once(Some(&crd), first.as_bytes()));
     }
     let wall = |runs: &[(Duration, Option<Duration>, usize)]| {
-        median(runs.iter().map(|r| r.0.as_secs_f64()).collect())
+        common::median(runs.iter().map(|r| r.0.as_secs_f64()).collect())
     };
     let cpu = |runs: &[(Duration, Option<Duration>, usize)]| {
         let cpu: Option<Vec<f64>> = runs.iter().map(|r| r.1.map(|c| c.as_secs_f64())).collect();
-        cpu.map(median)
+        cpu.map(common::median)
     };
     let shown = |c: Option<f64>| c.map_or_else(|| "-".to_owned(), |c| format!("{c:.2}"));
     let mb = corpus.len() as f64 / 1e6;
@@ -397,6 +384,6 @@ fn main() {
             (Some(v), Some(b)) => format!("{:.2}x", v / b),
             _ => "-".to_owned(),
         },
-        median(paired)
+        common::median(paired)
     );
 }

@@ -8,33 +8,12 @@
 //! `KADMIT_BENCH_WRITE=FILE` also writes the input with the mutators to FILE, for profiling
 //! the binary (`kadmit transform < FILE`).
 
+mod common;
+
 use kadmit::run::{run, Mode, Options};
-use std::path::PathBuf;
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 const RESOURCES: usize = 10_000;
-
-fn corpus() -> String {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("kadmit-corpus");
-    std::fs::create_dir_all(&dir).expect("corpus directory");
-    let path = dir.join(format!("corpus-{RESOURCES}-seed1.yaml"));
-    if !path.exists() {
-        let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/gen-corpus.py");
-        let out = Command::new("python3")
-            .arg(script)
-            .args(["--count", &RESOURCES.to_string(), "--seed", "1"])
-            .output()
-            .expect("python3 runs scripts/gen-corpus.py");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        std::fs::write(&path, &out.stdout).expect("corpus written");
-    }
-    std::fs::read_to_string(path).expect("corpus read")
-}
 
 /// One mutator document; `spec` is the indented body of `spec:`.
 fn mutator(kind: &str, version: &str, name: &str, spec: &str) -> String {
@@ -529,7 +508,7 @@ fn main() {
         .ok()
         .and_then(|r| r.parse().ok())
         .unwrap_or(3);
-    let corpus = corpus();
+    let corpus = common::corpus(&common::corpus_dir(), RESOURCES);
     let with_mutators = format!("{}{corpus}", mutators());
     if let Ok(path) = std::env::var("KADMIT_BENCH_WRITE") {
         std::fs::write(&path, &with_mutators).expect("input with mutators written");

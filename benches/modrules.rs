@@ -7,33 +7,12 @@
 //! `KADMIT_BENCH_WRITE=FILE` also writes the input with the rules to FILE, for profiling
 //! the binary (`kadmit transform < FILE`).
 
+mod common;
+
 use kadmit::run::{run, Mode, Options};
-use std::path::PathBuf;
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 const RESOURCES: usize = 10_000;
-
-fn corpus() -> String {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("kadmit-corpus");
-    std::fs::create_dir_all(&dir).expect("corpus directory");
-    let path = dir.join(format!("corpus-{RESOURCES}-seed1.yaml"));
-    if !path.exists() {
-        let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/gen-corpus.py");
-        let out = Command::new("python3")
-            .arg(script)
-            .args(["--count", &RESOURCES.to_string(), "--seed", "1"])
-            .output()
-            .expect("python3 runs scripts/gen-corpus.py");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        std::fs::write(&path, &out.stdout).expect("corpus written");
-    }
-    std::fs::read_to_string(path).expect("corpus read")
-}
 
 fn rule(name: &str, spec: &str) -> String {
     format!("apiVersion: api.kubemod.io/v1beta1\nkind: ModRule\nmetadata:\n  name: {name}\nspec:\n{spec}---\n")
@@ -72,25 +51,15 @@ fn modrules() -> String {
     out
 }
 
-/// User + system CPU time of this process, from `/proc/self/stat` (clock ticks, 10 ms).
-/// On a shared machine it is steadier than wall time; `None` off Linux.
-fn cpu_time() -> Option<Duration> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
-    let rest = &stat[stat.rfind(')')? + 2..];
-    let mut fields = rest.split_whitespace().skip(11);
-    let utime: u64 = fields.next()?.parse().ok()?;
-    let stime: u64 = fields.next()?.parse().ok()?;
-    Some(Duration::from_millis((utime + stime) * 10))
-}
-
 /// One run: wall time, CPU time (if known) and output size.
 fn run_once(input: &[u8]) -> (Duration, Option<Duration>, usize) {
-    let cpu_start = cpu_time();
+    let cpu_start = common::cpu_time();
     let start = Instant::now();
     let outcome = run(Options::new(Mode::Transform), input);
     let wall = start.elapsed();
-    let cpu = cpu_start.zip(cpu_time()).map(|(a, b)| b.saturating_sub(a));
+    let cpu = cpu_start
+        .zip(common::cpu_time())
+        .map(|(a, b)| b.saturating_sub(a));
     assert_eq!(
         outcome.exit_code,
         0,
@@ -100,17 +69,12 @@ fn run_once(input: &[u8]) -> (Duration, Option<Duration>, usize) {
     (wall, cpu, outcome.stdout.len())
 }
 
-fn median(mut values: Vec<f64>) -> f64 {
-    values.sort_by(f64::total_cmp);
-    values[values.len() / 2]
-}
-
 fn main() {
     let reps: usize = std::env::var("KADMIT_BENCH_REPS")
         .ok()
         .and_then(|r| r.parse().ok())
         .unwrap_or(3);
-    let corpus = corpus();
+    let corpus = common::corpus(&common::corpus_dir(), RESOURCES);
     let rules = modrules();
     let with_rules = format!("{rules}{corpus}");
     if let Ok(path) = std::env::var("KADMIT_BENCH_WRITE") {
@@ -123,11 +87,11 @@ fn main() {
         ruled.push(run_once(with_rules.as_bytes()));
     }
     let wall = |runs: &[(Duration, Option<Duration>, usize)]| {
-        median(runs.iter().map(|r| r.0.as_secs_f64()).collect())
+        common::median(runs.iter().map(|r| r.0.as_secs_f64()).collect())
     };
     let cpu = |runs: &[(Duration, Option<Duration>, usize)]| {
         let cpu: Option<Vec<f64>> = runs.iter().map(|r| r.1.map(|c| c.as_secs_f64())).collect();
-        cpu.map(median)
+        cpu.map(common::median)
     };
     let shown = |c: Option<f64>| c.map_or_else(|| "-".to_owned(), |c| format!("{c:.2}"));
     let mb = corpus.len() as f64 / 1e6;
@@ -155,6 +119,6 @@ fn main() {
             (Some(r), Some(b)) => format!("{:+.0}%", (r / b - 1.0) * 100.0),
             _ => "-".to_owned(),
         },
-        (median(paired) - 1.0) * 100.0
+        (common::median(paired) - 1.0) * 100.0
     );
 }

@@ -13,9 +13,10 @@
 //! allocator) and, for the smallest corpus, a breakdown of kadmit's pass-through phases.
 //! Numbers only: nothing here asserts a time.
 
+mod common;
+
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -64,18 +65,6 @@ struct Sample {
     peak_heap: usize,
 }
 
-/// User + system CPU time of this process, from `/proc/self/stat` (clock ticks, 10 ms).
-/// On a shared machine it is steadier than wall time; `None` off Linux.
-fn cpu_time() -> Option<Duration> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
-    let rest = &stat[stat.rfind(')')? + 2..];
-    let mut fields = rest.split_whitespace().skip(11);
-    let utime: u64 = fields.next()?.parse().ok()?;
-    let stime: u64 = fields.next()?.parse().ok()?;
-    Some(Duration::from_millis((utime + stime) * 10))
-}
-
 fn median(mut values: Vec<Duration>) -> Duration {
     values.sort();
     values[values.len() / 2]
@@ -88,11 +77,11 @@ fn measure<T>(reps: usize, mut f: impl FnMut() -> T) -> Sample {
     for _ in 0..reps {
         let base = LIVE.load(Ordering::Relaxed);
         PEAK.store(base, Ordering::Relaxed);
-        let cpu_start = cpu_time();
+        let cpu_start = common::cpu_time();
         let start = Instant::now();
         let out = f();
         times.push(start.elapsed());
-        if let (Some(a), Some(b)) = (cpu_start, cpu_time()) {
+        if let (Some(a), Some(b)) = (cpu_start, common::cpu_time()) {
             cpu.push(b.saturating_sub(a));
         }
         peak_heap = peak_heap.max(PEAK.load(Ordering::Relaxed).saturating_sub(base));
@@ -132,28 +121,6 @@ fn serde_yaml_roundtrip(input: &str) -> String {
         out.push_str(&serde_yaml::to_string(&value).expect("a Value always serializes"));
     }
     out
-}
-
-fn corpus(dir: &Path, count: usize) -> String {
-    let path = dir.join(format!("corpus-{count}-seed1.yaml"));
-    if !path.exists() {
-        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/gen-corpus.py");
-        eprintln!("generating {} ...", path.display());
-        let output = Command::new("python3")
-            .arg(&script)
-            .args(["--count", &count.to_string(), "--seed", "1"])
-            .output()
-            .expect("python3 runs scripts/gen-corpus.py");
-        assert!(
-            output.status.success(),
-            "gen-corpus.py failed: {}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        let partial = path.with_extension("partial");
-        std::fs::write(&partial, &output.stdout).expect("corpus written");
-        std::fs::rename(&partial, &path).expect("corpus renamed");
-    }
-    std::fs::read_to_string(&path).expect("corpus read")
 }
 
 fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
@@ -262,7 +229,7 @@ fn main() {
 
     let mut kadmit_times = Vec::new();
     for (i, &count) in sizes.iter().enumerate() {
-        let input = corpus(&dir, count);
+        let input = common::corpus(&dir, count);
         println!(
             "{count} resources, {:.1} MB ({reps} runs each, median)",
             mb(input.len())
