@@ -11,8 +11,9 @@
 
 mod common;
 
-use common::{kadmit_bin, require_python_yaml, require_tool, run, write, yaml_docs, Ran};
-use serde::Deserialize;
+use common::{
+    kadmit_bin, require_python_yaml, require_tool, run, rust_yaml_docs, write, yaml_docs, Ran,
+};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -75,52 +76,9 @@ fn files_in(dir: &str) -> Vec<String> {
     names
 }
 
-/// Documents parsed by serde_yaml, for the tests that need no external tool. The example's
-/// files hold no scalar that YAML 1.1 and 1.2 read differently (versions are quoted).
-fn rust_yaml_docs(text: &str) -> Vec<Value> {
-    serde_yaml::Deserializer::from_str(text)
-        .map(|doc| Value::deserialize(doc).unwrap_or_else(|e| panic!("{e}:\n{text}")))
-        .filter(|v| !v.is_null())
-        .collect()
-}
-
-/// `apiVersion kind namespace/name` of a document.
-fn identity(doc: &Value) -> String {
-    let field = |v: &Value| v.as_str().unwrap_or("").to_owned();
-    format!(
-        "{} {} {}/{}",
-        field(&doc["apiVersion"]),
-        field(&doc["kind"]),
-        field(&doc["metadata"]["namespace"]),
-        field(&doc["metadata"]["name"])
-    )
-}
-
-/// Documents by identity; panics on a duplicate.
-fn by_identity(docs: &[Value]) -> BTreeMap<String, Value> {
-    let mut map = BTreeMap::new();
-    for doc in docs {
-        let previous = map.insert(identity(doc), doc.clone());
-        assert!(previous.is_none(), "two documents named {}", identity(doc));
-    }
-    map
-}
-
-/// `got` holds the same documents as expected.yaml, in any order.
+/// `got` holds the same documents as examples/crd/expected.yaml, in any order.
 fn assert_expected(got: &[Value], expected: &[Value], ran: &str) {
-    let got = by_identity(got);
-    let expected = by_identity(expected);
-    assert_eq!(
-        got.keys().collect::<Vec<_>>(),
-        expected.keys().collect::<Vec<_>>(),
-        "not the documents of examples/crd/expected.yaml\n{ran}"
-    );
-    for (id, doc) in &expected {
-        assert_eq!(
-            &got[id], doc,
-            "{id} differs from examples/crd/expected.yaml\n{ran}"
-        );
-    }
+    common::assert_same_documents(got, expected, "examples/crd/expected.yaml", ran);
 }
 
 /// The kustomization's `namespace:` and its `resources:`.

@@ -11,12 +11,10 @@
 mod common;
 
 use common::{
-    kadmit_bin, require_python_yaml, require_tool, run, shell_quote, snapshot, write, yaml_docs,
-    Ran,
+    by_identity, identity, kadmit_bin, require_python_yaml, require_tool, run, rust_yaml_docs,
+    shell_quote, snapshot, write, yaml_docs, Ran,
 };
-use serde::Deserialize;
 use serde_json::Value;
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -29,52 +27,9 @@ fn read(name: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
 }
 
-/// Documents parsed by serde_yaml, for the tests that need no external tool. The example's
-/// files hold no scalar that YAML 1.1 and 1.2 read differently (`"12:30"` is quoted).
-fn rust_yaml_docs(text: &str) -> Vec<Value> {
-    serde_yaml::Deserializer::from_str(text)
-        .map(|doc| Value::deserialize(doc).unwrap_or_else(|e| panic!("{e}:\n{text}")))
-        .filter(|v| !v.is_null())
-        .collect()
-}
-
-/// `apiVersion kind namespace/name` of a document.
-fn identity(doc: &Value) -> String {
-    let field = |v: &Value| v.as_str().unwrap_or("").to_owned();
-    format!(
-        "{} {} {}/{}",
-        field(&doc["apiVersion"]),
-        field(&doc["kind"]),
-        field(&doc["metadata"]["namespace"]),
-        field(&doc["metadata"]["name"])
-    )
-}
-
-/// Documents by identity; panics on a duplicate.
-fn by_identity(docs: &[Value]) -> BTreeMap<String, Value> {
-    let mut map = BTreeMap::new();
-    for doc in docs {
-        let previous = map.insert(identity(doc), doc.clone());
-        assert!(previous.is_none(), "two documents named {}", identity(doc));
-    }
-    map
-}
-
-/// `got` holds the same documents as expected.yaml, in any order.
+/// `got` holds the same documents as examples/gatekeeper/expected.yaml, in any order.
 fn assert_expected(got: &[Value], expected: &[Value], ran: &str) {
-    let got = by_identity(got);
-    let expected = by_identity(expected);
-    assert_eq!(
-        got.keys().collect::<Vec<_>>(),
-        expected.keys().collect::<Vec<_>>(),
-        "not the documents of examples/gatekeeper/expected.yaml\n{ran}"
-    );
-    for (id, doc) in &expected {
-        assert_eq!(
-            &got[id], doc,
-            "{id} differs from examples/gatekeeper/expected.yaml\n{ran}"
-        );
-    }
+    common::assert_same_documents(got, expected, "examples/gatekeeper/expected.yaml", ran);
 }
 
 /// The identities of workloads.yaml's documents, in order.

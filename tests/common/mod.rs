@@ -321,3 +321,51 @@ pub fn write_plugin_entry(home: &Path, group: &str, version: &str, kind: &str) -
 pub fn shell_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', r"'\''"))
 }
+
+/// Documents parsed by serde_yaml, for example tests that need no external tool (only for
+/// files holding no scalar that YAML 1.1 and 1.2 read differently).
+pub fn rust_yaml_docs(text: &str) -> Vec<Value> {
+    serde_yaml::Deserializer::from_str(text)
+        .map(|doc| {
+            <Value as serde::Deserialize>::deserialize(doc)
+                .unwrap_or_else(|e| panic!("{e}:\n{text}"))
+        })
+        .filter(|v| !v.is_null())
+        .collect()
+}
+
+/// `apiVersion kind namespace/name` of a document.
+pub fn identity(doc: &Value) -> String {
+    let field = |v: &Value| v.as_str().unwrap_or("").to_owned();
+    format!(
+        "{} {} {}/{}",
+        field(&doc["apiVersion"]),
+        field(&doc["kind"]),
+        field(&doc["metadata"]["namespace"]),
+        field(&doc["metadata"]["name"])
+    )
+}
+
+/// Documents by identity; panics on a duplicate.
+pub fn by_identity(docs: &[Value]) -> BTreeMap<String, Value> {
+    let mut map = BTreeMap::new();
+    for doc in docs {
+        let previous = map.insert(identity(doc), doc.clone());
+        assert!(previous.is_none(), "two documents named {}", identity(doc));
+    }
+    map
+}
+
+/// `got` holds the same documents as `expected_file` (`expected`), in any order.
+pub fn assert_same_documents(got: &[Value], expected: &[Value], expected_file: &str, ran: &str) {
+    let got = by_identity(got);
+    let expected = by_identity(expected);
+    assert_eq!(
+        got.keys().collect::<Vec<_>>(),
+        expected.keys().collect::<Vec<_>>(),
+        "not the documents of {expected_file}\n{ran}"
+    );
+    for (id, doc) in &expected {
+        assert_eq!(&got[id], doc, "{id} differs from {expected_file}\n{ran}");
+    }
+}
