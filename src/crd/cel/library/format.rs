@@ -13,22 +13,6 @@ use std::sync::Arc;
 
 const TYPE_NAME: &str = "kubernetes.NamedFormat";
 
-const NAMES: [&str; 13] = [
-    "dns1123Label",
-    "dns1123Subdomain",
-    "dns1035Label",
-    "qualifiedName",
-    "dns1123LabelPrefix",
-    "dns1123SubdomainPrefix",
-    "dns1035LabelPrefix",
-    "labelValue",
-    "uri",
-    "uuid",
-    "byte",
-    "date",
-    "datetime",
-];
-
 /// One named format.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Format(&'static str);
@@ -65,32 +49,36 @@ fn format_value<'b, 'v>(name: &'static str) -> Out<'b, 'v> {
     out(Value::Opaque(Arc::new(Format(name))))
 }
 
-/// The constructor of `format.<name>()`: overloads are plain `fn`s, one per name.
-fn by_name(name: &str) -> super::Overload {
-    macro_rules! constructors {
-        ($($n:literal),*) => {
+/// The named formats: `NAMES`, and `by_name`, the constructor of `format.<name>()`
+/// (overloads are plain `fn`s, one per name), from one list.
+macro_rules! named_formats {
+    ($($n:literal),* $(,)?) => {
+        const NAMES: &[&str] = &[$($n),*];
+
+        fn by_name(name: &str) -> super::Overload {
             match name {
                 $($n => |_| format_value($n),)*
                 _ => |_| Err(ExecutionError::function_error("format", "unknown format")),
             }
-        };
-    }
-    constructors!(
-        "dns1123Label",
-        "dns1123Subdomain",
-        "dns1035Label",
-        "qualifiedName",
-        "dns1123LabelPrefix",
-        "dns1123SubdomainPrefix",
-        "dns1035LabelPrefix",
-        "labelValue",
-        "uri",
-        "uuid",
-        "byte",
-        "date",
-        "datetime"
-    )
+        }
+    };
 }
+
+named_formats!(
+    "dns1123Label",
+    "dns1123Subdomain",
+    "dns1035Label",
+    "qualifiedName",
+    "dns1123LabelPrefix",
+    "dns1123SubdomainPrefix",
+    "dns1035LabelPrefix",
+    "labelValue",
+    "uri",
+    "uuid",
+    "byte",
+    "date",
+    "datetime",
+);
 
 fn named<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Out<'b, 'v> {
     let name = str_arg(&args, 0)?;
