@@ -56,7 +56,13 @@ pub enum Command {
         /// The kadmit binary the plugins run (default: this one).
         #[arg(long)]
         binary: Option<PathBuf>,
+        /// Also link every generator kind found under these plugin roots; repeatable.
+        #[arg(long = "plugin-dir", value_name = "DIR")]
+        plugin_dirs: Vec<PathBuf>,
     },
+    /// Work with admission modules (a module developer's test harness).
+    #[command(subcommand)]
+    Module(crate::module::cli::ModuleCommand),
 }
 
 #[derive(Debug, Clone, Args)]
@@ -106,6 +112,15 @@ pub struct RunArgs {
     /// annotation, as the webhook's `--mutation-annotations` does.
     #[arg(long)]
     pub gatekeeper_annotations: bool,
+    /// A generator plugin root, searched before KADMIT_PLUGIN_PATH; repeatable.
+    #[arg(long = "plugin-dir", value_name = "DIR")]
+    pub plugin_dir: Vec<PathBuf>,
+    /// The username admission modules see in `userInfo`.
+    #[arg(long, value_name = "NAME")]
+    pub user: Option<String>,
+    /// A group admission modules see in `userInfo`; repeatable.
+    #[arg(long = "group", value_name = "GROUP")]
+    pub group: Vec<String>,
 }
 
 /// What the process was asked to do.
@@ -121,7 +136,9 @@ pub enum Invocation {
     InstallPlugins {
         dir: PathBuf,
         binary: Option<PathBuf>,
+        plugin_dirs: Vec<PathBuf>,
     },
+    Module(crate::module::cli::ModuleCommand),
     /// Print this text to stdout and exit with the code (help, clap errors).
     Exit {
         text: String,
@@ -135,6 +152,7 @@ const SUBCOMMANDS: &[&str] = &[
     "transform",
     "version",
     "install-plugins",
+    "module",
     "help",
 ];
 
@@ -177,7 +195,7 @@ pub fn detect(args: &[String], stdin_is_terminal: bool) -> Invocation {
     }
     Invocation::Exit {
         text: format!(
-            "kadmit: unknown subcommand {first:?}: the operation is not supported (expected generate, transform, version or install-plugins)"
+            "kadmit: unknown subcommand {first:?}: the operation is not supported (expected generate, transform, version, install-plugins or module)"
         ),
         to_stderr: true,
         code: EXIT_UNSUPPORTED,
@@ -191,7 +209,16 @@ fn parse(args: &[String], plugin_config: Option<PathBuf>) -> Invocation {
             Command::Transform(a) => run_invocation(Mode::Transform, a, false, plugin_config),
             Command::Generate(a) => run_invocation(Mode::Generate, a, false, plugin_config),
             Command::Version => Invocation::Version,
-            Command::InstallPlugins { dir, binary } => Invocation::InstallPlugins { dir, binary },
+            Command::InstallPlugins {
+                dir,
+                binary,
+                plugin_dirs,
+            } => Invocation::InstallPlugins {
+                dir,
+                binary,
+                plugin_dirs,
+            },
+            Command::Module(command) => Invocation::Module(command),
         },
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };
@@ -240,6 +267,9 @@ fn run_invocation(
             cluster_modrules_namespace: a.cluster_modrules_namespace,
             strict: a.strict,
             gatekeeper_annotations: a.gatekeeper_annotations,
+            plugin_dirs: a.plugin_dir,
+            user: a.user,
+            groups: a.group,
         },
         report: a.report,
         infer_mode_from_stdin: infer,

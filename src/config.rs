@@ -12,6 +12,8 @@ use std::sync::Arc;
 pub const KADMIT_GROUP: &str = "kadmit.dev";
 pub const KADMIT_VERSION: &str = "v1alpha1";
 pub const POLICY_SET_KIND: &str = "PolicySet";
+pub const GENERATOR_KIND: &str = "Generator";
+pub const ADMISSION_MODULE_KIND: &str = "AdmissionModule";
 
 /// The engine family a configuration kind belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,6 +22,10 @@ pub enum Family {
     GatekeeperMutation,
     GatekeeperExpansion,
     Kadmit,
+    /// A generator definition (`kadmit.dev/v1alpha1` `Generator`).
+    GeneratorDefinition,
+    /// A WebAssembly or exec admission module (`kadmit.dev/v1alpha1` `AdmissionModule`).
+    AdmissionModule,
     /// Annotated `config.kubernetes.io/local-config`, of no kind kadmit knows.
     LocalConfig,
 }
@@ -76,6 +82,18 @@ pub const KNOWN_KINDS: &[KnownKind] = &[
         versions: &[KADMIT_VERSION],
         kind: POLICY_SET_KIND,
         family: Family::Kadmit,
+    },
+    KnownKind {
+        group: KADMIT_GROUP,
+        versions: &[KADMIT_VERSION],
+        kind: GENERATOR_KIND,
+        family: Family::GeneratorDefinition,
+    },
+    KnownKind {
+        group: KADMIT_GROUP,
+        versions: &[KADMIT_VERSION],
+        kind: ADMISSION_MODULE_KIND,
+        family: Family::AdmissionModule,
     },
 ];
 

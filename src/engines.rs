@@ -6,6 +6,7 @@ use crate::crd;
 use crate::diagnostic::Diagnostic;
 use crate::gatekeeper;
 use crate::kubemod;
+use crate::module;
 use crate::pipeline::Pipeline;
 use crate::resource::Resource;
 use crate::run::{Mode, Options};
@@ -22,6 +23,7 @@ pub fn compile(
     let mut kubemod_rules = Vec::new();
     let mut gatekeeper_mutators = Vec::new();
     let mut expansion_templates = Vec::new();
+    let mut modules = Vec::new();
     for item in items {
         let id = &item.resource.id;
         let rule = id.to_string();
@@ -46,6 +48,7 @@ pub fn compile(
             Some(Family::KubeMod) => kubemod_rules.push(item),
             Some(Family::GatekeeperMutation) => gatekeeper_mutators.push(item),
             Some(Family::GatekeeperExpansion) => expansion_templates.push(item),
+            Some(Family::AdmissionModule) => modules.push(item),
             Some(Family::Kadmit) if known_kind(id).is_none() => {
                 let known: Vec<&str> = KNOWN_KINDS
                     .iter()
@@ -60,7 +63,7 @@ pub fn compile(
                     known.join(", ")
                 )));
             }
-            Some(Family::Kadmit | Family::LocalConfig) | None => {}
+            Some(Family::Kadmit | Family::GeneratorDefinition | Family::LocalConfig) | None => {}
         }
     }
     let settings = kubemod::engine::Settings {
@@ -75,6 +78,7 @@ pub fn compile(
         Err(problems) => diagnostics.extend(problems),
     }
     compile_crds(crds, options, &mut pipeline, &mut diagnostics);
+    module::compile(&modules, options, &mut pipeline, &mut diagnostics);
     compile_gatekeeper(
         &gatekeeper_mutators,
         &expansion_templates,

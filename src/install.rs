@@ -7,7 +7,11 @@ use anyhow::{Context as _, Result};
 use std::path::{Path, PathBuf};
 
 /// Writes (or rewrites) every plugin entry and returns their paths.
-pub fn install_plugins(dir: &Path, binary: &Path) -> Result<Vec<PathBuf>> {
+pub fn install_plugins(
+    dir: &Path,
+    binary: &Path,
+    _plugin_dirs: &[PathBuf],
+) -> Result<Vec<PathBuf>> {
     let binary = binary
         .canonicalize()
         .with_context(|| format!("cannot find the kadmit binary at {}", binary.display()))?;
@@ -59,8 +63,8 @@ mod tests {
     fn writes_every_kind_in_every_version_and_can_rerun() {
         let dir = tempfile::tempdir().unwrap();
         let binary = std::env::current_exe().unwrap();
-        let first = install_plugins(dir.path(), &binary).unwrap();
-        let again = install_plugins(dir.path(), &binary).unwrap();
+        let first = install_plugins(dir.path(), &binary, &[]).unwrap();
+        let again = install_plugins(dir.path(), &binary, &[]).unwrap();
         assert_eq!(first, again);
         for path in [
             "mutations.gatekeeper.sh/v1/assign/Assign",

@@ -22,7 +22,12 @@ fn main() -> ExitCode {
             println!("kadmit {}", env!("CARGO_PKG_VERSION"));
             0
         }
-        Invocation::InstallPlugins { dir, binary } => install(&dir, binary),
+        Invocation::InstallPlugins {
+            dir,
+            binary,
+            plugin_dirs,
+        } => install(&dir, binary, &plugin_dirs),
+        Invocation::Module(command) => kadmit::module::cli::execute(command),
         Invocation::Run {
             mut options,
             report,
@@ -72,7 +77,11 @@ fn execute(options: run::Options, report: Option<std::path::PathBuf>, stdin: Vec
     outcome.exit_code
 }
 
-fn install(dir: &std::path::Path, binary: Option<std::path::PathBuf>) -> i32 {
+fn install(
+    dir: &std::path::Path,
+    binary: Option<std::path::PathBuf>,
+    plugin_dirs: &[std::path::PathBuf],
+) -> i32 {
     let binary = match binary.map_or_else(std::env::current_exe, Ok) {
         Ok(b) => b,
         Err(e) => {
@@ -80,7 +89,7 @@ fn install(dir: &std::path::Path, binary: Option<std::path::PathBuf>) -> i32 {
             return 2;
         }
     };
-    match install::install_plugins(dir, &binary) {
+    match install::install_plugins(dir, &binary, plugin_dirs) {
         Ok(paths) => {
             eprintln!(
                 "installed {} plugin entries under {}\nuse: KUSTOMIZE_PLUGIN_HOME={} kubectl kustomize --enable-alpha-plugins DIR",

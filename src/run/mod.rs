@@ -50,6 +50,12 @@ pub struct Options {
     pub cluster_modrules_namespace: String,
     pub strict: bool,
     pub gatekeeper_annotations: bool,
+    /// `--plugin-dir`: generator plugin roots searched before KADMIT_PLUGIN_PATH.
+    pub plugin_dirs: Vec<PathBuf>,
+    /// `--user`: the username admission modules see in the request's `userInfo`.
+    pub user: Option<String>,
+    /// `--group`: the groups admission modules see in the request's `userInfo`.
+    pub groups: Vec<String>,
 }
 
 impl Options {
@@ -73,6 +79,9 @@ impl Options {
             cluster_modrules_namespace: "kubemod-system".into(),
             strict: false,
             gatekeeper_annotations: false,
+            plugin_dirs: Vec::new(),
+            user: None,
+            groups: Vec::new(),
         }
     }
 }
