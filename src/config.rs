@@ -26,7 +26,8 @@ pub enum Family {
     GeneratorDefinition,
     /// A WebAssembly or exec admission module (`kadmit.dev/v1alpha1` `AdmissionModule`).
     AdmissionModule,
-    /// Annotated `config.kubernetes.io/local-config`, of no kind kadmit knows.
+    /// A virtual resource: annotated `config.kubernetes.io/local-config` and of no kind
+    /// kadmit knows, or of a kind a generator defines.
     LocalConfig,
 }
 
@@ -216,6 +217,17 @@ impl Loader {
             resource,
             family,
             source,
+            base_dir: base_dir.to_path_buf(),
+            root: root.to_path_buf(),
+        });
+    }
+
+    /// Adds a stream document of a kind a generator defines: a virtual resource.
+    pub fn add_virtual(&mut self, resource: Resource, base_dir: &Path, root: &Path) {
+        self.items.push(ConfigItem {
+            resource,
+            family: Some(Family::LocalConfig),
+            source: Source::Stream,
             base_dir: base_dir.to_path_buf(),
             root: root.to_path_buf(),
         });

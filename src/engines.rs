@@ -5,6 +5,7 @@ use crate::config::{known_kind, ConfigItem, Family, KNOWN_KINDS};
 use crate::crd;
 use crate::diagnostic::Diagnostic;
 use crate::gatekeeper;
+use crate::generator;
 use crate::kubemod;
 use crate::module;
 use crate::pipeline::Pipeline;
@@ -16,6 +17,7 @@ use std::sync::Arc;
 pub fn compile(
     items: &[ConfigItem],
     crds: &[&Resource],
+    generators: &mut generator::discovery::Catalog,
     options: &Options,
 ) -> (Pipeline, Vec<Diagnostic>) {
     let mut pipeline = Pipeline::default();
@@ -79,6 +81,7 @@ pub fn compile(
     }
     compile_crds(crds, options, &mut pipeline, &mut diagnostics);
     module::compile(&modules, options, &mut pipeline, &mut diagnostics);
+    generator::compile(items, generators, options, &mut pipeline, &mut diagnostics);
     compile_gatekeeper(
         &gatekeeper_mutators,
         &expansion_templates,

@@ -9,6 +9,7 @@
 //! inside their own mutator and are not reinvoked.
 //! Generators run first (in `generate`), and what they produce is admitted like any input.
 
+use crate::config::ConfigItem;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::resource::Resource;
 use crate::scope::{Scope, ScopeTable};
@@ -97,15 +98,20 @@ pub trait Validator {
     fn validate(&self, resource: &Resource, cx: &Context) -> Vec<Diagnostic>;
 }
 
+/// What a generator made of one virtual resource.
+#[derive(Debug, Default)]
+pub struct Generated {
+    pub objects: Vec<Value>,
+    /// Warnings about the virtual resource (deprecated version, pruned fields).
+    pub warnings: Vec<Diagnostic>,
+}
+
 /// Turns one virtual resource into real resources.
 pub trait Generator {
     /// Whether this generator handles the virtual resource's group and kind.
     fn handles(&self, virtual_resource: &Resource) -> bool;
-    fn generate(
-        &self,
-        virtual_resource: &Resource,
-        cx: &Context,
-    ) -> Result<Vec<Value>, Vec<Diagnostic>>;
+    /// `item` is the virtual resource with the directories its relative paths resolve in.
+    fn generate(&self, item: &ConfigItem, cx: &Context) -> Result<Generated, Vec<Diagnostic>>;
 }
 
 /// Turns an admitted resource into what a controller would create from it (Gatekeeper

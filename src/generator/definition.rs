@@ -12,6 +12,7 @@
 //!   versions:
 //!   - name: v1
 //!     schema: {openAPIV3Schema: {...}}
+//!   values: {sizes: {small: {replicas: 1}}}   # optional: constants for the templates
 //!   templates:
 //!   - path: templates/deployment.yaml.tera
 //!   - name: service
@@ -52,6 +53,8 @@ pub struct Definition {
     pub kind: String,
     pub crd: CrdDefinition,
     pub templates: Vec<TemplateSource>,
+    /// `spec.values`: constant data the templates see as `values` (a size table, say).
+    pub values: Value,
     pub location: Location,
 }
 
@@ -127,6 +130,7 @@ pub fn load(
         kind,
         crd: CrdDefinition::new(crd),
         templates,
+        values: spec.get("values").cloned().unwrap_or_else(|| json!({})),
         location,
     })
 }

@@ -1,6 +1,6 @@
 //! The filters and functions templates may use besides Tera's own, all deterministic:
-//! `to_yaml`, `to_json`, `quote`, `b64encode`, `b64decode`, `sha256`, `content_hash`, and
-//! `file(path=…, from="config"|"plugin")`. Clock, random and environment functions are
+//! `to_yaml`, `to_json`, `quote`, `b64encode`, `b64decode`, `sha256`, `content_hash`,
+//! `merge(with=…)`, `file(path=…, from="config"|"plugin")` and `files(paths=[…], from=…)`. Clock, random and environment functions are
 //! registered only to refuse: generated output must depend on the input alone.
 
 use super::definition::read_confined;
@@ -38,8 +38,14 @@ pub fn register(tera: &mut Tera, roots: SharedRoots) {
         hex(&Sha256::digest(s.as_bytes()))
     });
     tera.register_filter("content_hash", content_hash_filter);
+    tera.register_filter("merge", merge);
+    let file_roots = roots.clone();
     tera.register_function("file", move |kwargs: Kwargs, _: &State| {
-        read_file(&kwargs, &roots)
+        let path = kwargs.must_get::<&str>("path")?;
+        read_file(path, &kwargs, &file_roots)
+    });
+    tera.register_function("files", move |kwargs: Kwargs, _: &State| {
+        read_files(&kwargs, &roots)
     });
     for name in DISABLED_FUNCTIONS {
         tera.register_function(*name, move |_: Kwargs, _: &State| -> TeraResult<Value> {
@@ -166,8 +172,34 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-fn read_file(kwargs: &Kwargs, roots: &SharedRoots) -> TeraResult<String> {
-    let path: String = kwargs.must_get::<&str>("path")?.to_owned();
+/// A map's keys and values with `with`'s added (replacing equal keys).
+fn merge(value: &Value, kwargs: Kwargs, _: &State) -> TeraResult<Value> {
+    let (serde_json::Value::Object(mut base), serde_json::Value::Object(with)) =
+        (json_of(value)?, json_of(&kwargs.must_get::<Value>("with")?)?)
+    else {
+        return Err(Error::message("merge: both the value and `with` must be maps"));
+    };
+    base.extend(with);
+    Value::try_from_serializable(&base)
+}
+
+/// `files(paths=[…])`: each file's content keyed by its file name, in the order given.
+fn read_files(kwargs: &Kwargs, roots: &SharedRoots) -> TeraResult<Value> {
+    let paths = kwargs.must_get::<Vec<String>>("paths")?;
+    let mut out = serde_json::Map::new();
+    for path in paths {
+        let key = path.rsplit('/').next().unwrap_or(&path).to_owned();
+        let text = read_file(&path, kwargs, roots)?;
+        if out.insert(key.clone(), serde_json::Value::String(text)).is_some() {
+            return Err(Error::message(format!(
+                "files(): two files are named {key:?}"
+            )));
+        }
+    }
+    Value::try_from_serializable(&out)
+}
+
+fn read_file(path: &str, kwargs: &Kwargs, roots: &SharedRoots) -> TeraResult<String> {
     let from = kwargs.get::<&str>("from")?.unwrap_or("config");
     let roots = roots
         .lock()
@@ -184,7 +216,7 @@ fn read_file(kwargs: &Kwargs, roots: &SharedRoots) -> TeraResult<String> {
     };
     let (base_dir, root) =
         base.ok_or_else(|| Error::message(format!("file(): no {from} directory in this run")))?;
-    read_confined(&path, &base_dir, &root, roots.allow_outside_root)
+    read_confined(path, &base_dir, &root, roots.allow_outside_root)
         .map_err(|message| Error::message(format!("file(): {message}")))
 }
 

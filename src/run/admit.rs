@@ -3,7 +3,6 @@
 
 use super::intake::{Intake, Slot};
 use super::{Mode, Options, CHANGED_BY_ANNOTATION};
-use crate::config::Source;
 use crate::diagnostic::Diagnostic;
 use crate::gatekeeper::expander::sort_like_gator;
 use crate::io::encode::Encoder;
@@ -122,10 +121,11 @@ impl Admitter<'_> {
     /// Without a subcommand (a KRM function) only the functionConfig asks for generation.
     fn generate_all(&mut self, intake: &Intake, encoder: &mut Encoder) {
         let mode = self.options.mode;
-        let virtual_items = intake.loader.items.iter().filter(|item| {
-            item.is_generator_input()
-                && (mode == Mode::Generate || item.source == Source::FunctionConfig)
-        });
+        let virtual_items = intake
+            .loader
+            .items
+            .iter()
+            .filter(|item| crate::generator::is_generated(item, mode));
         for item in virtual_items {
             let virtual_resource = &item.resource;
             let Some(generator) = self
@@ -145,9 +145,10 @@ impl Admitter<'_> {
                 );
                 continue;
             };
-            match generator.generate(virtual_resource, self.cx) {
-                Ok(values) => {
-                    for (i, value) in values.into_iter().enumerate() {
+            match generator.generate(item, self.cx) {
+                Ok(generated) => {
+                    self.diagnostics.extend(generated.warnings);
+                    for (i, value) in generated.objects.into_iter().enumerate() {
                         self.admit_generated(virtual_resource, i, value, encoder);
                     }
                 }

@@ -201,6 +201,32 @@ impl Intake {
         }
     }
 
+    /// Moves the stream documents of a kind a generator defines into configuration: they
+    /// are virtual resources, generated from in `generate` and consumed in `transform`.
+    pub fn claim_virtual(&mut self, mut is_virtual: impl FnMut(&str, &str) -> bool) {
+        let mut kept = Vec::with_capacity(self.slots.len());
+        for slot in std::mem::take(&mut self.slots) {
+            let claimed = match &slot.id {
+                Some(id) if !slot.passthrough && !slot.list && !id.group.is_empty() => {
+                    is_virtual(&id.group, &id.kind)
+                }
+                _ => false,
+            };
+            if !claimed {
+                kept.push(slot);
+                continue;
+            }
+            let resource = slot.resource();
+            if self.keep_config {
+                kept.push(Slot::new(&resource, true));
+            }
+            let base = base_dir_of(&resource, &self.config_root);
+            let root = self.config_root.clone();
+            self.loader.add_virtual(resource, &base, &root);
+        }
+        self.slots = kept;
+    }
+
     /// CRDs extend the scope table; Namespaces are kept for namespace selectors.
     fn learn(&mut self, resource: &Resource) {
         learn_context(resource, &mut self.scopes, &mut self.namespaces);

@@ -6,6 +6,7 @@ mod intake;
 
 use crate::diagnostic::{exit_code, has_errors, Diagnostic, Severity};
 use crate::engines;
+use crate::generator::discovery::{plugin_roots, Catalog, Search};
 use crate::io::encode::{Encoder, Format};
 use crate::pipeline::{Change, Context, Operation};
 use crate::resource::Identity;
@@ -120,8 +121,23 @@ fn run_input(options: Options, stdin: Cow<'_, [u8]>) -> Outcome {
     let input_len = stdin.len();
     drop(stdin);
 
-    let (pipeline, compile_problems) =
-        engines::compile(&intake.loader.items, &intake.crds(), &options);
+    let mut catalog = Catalog::new(
+        plugin_roots(&options.plugin_dirs, &options.config_root),
+        options.allow_paths_outside_root,
+    );
+    if options.mode != Mode::Krm {
+        let explicit = crate::generator::explicit_kinds(&intake.loader.items);
+        intake.claim_virtual(|group, kind| {
+            explicit.contains(&(group.to_owned(), kind.to_owned()))
+                || matches!(catalog.search(group, kind), Search::Found(_))
+        });
+    }
+    let (pipeline, compile_problems) = engines::compile(
+        &intake.loader.items,
+        &intake.crds(),
+        &mut catalog,
+        &options,
+    );
     let mut diagnostics = std::mem::take(&mut intake.diagnostics);
     diagnostics.append(&mut intake.loader.diagnostics);
     diagnostics.extend(compile_problems);
