@@ -104,8 +104,10 @@ fn content_hash_filter(value: &Value, _: Kwargs, _: &State) -> TeraResult<String
 
 /// kustomize's name-suffix hash: SHA-256 of the value as Go's `json.Marshal` writes it
 /// (keys sorted, `<`, `>`, `&` escaped), its first ten hex digits with `0 1 3 a e` replaced
-/// by `g h k m t`. For `{"kind": "ConfigMap", "name": …, "data": …}` this is the suffix
-/// kustomize's configMapGenerator appends.
+/// by `g h k m t`. For `{"kind": "ConfigMap", "name": "", "data": …}` this is the suffix
+/// kustomize's configMapGenerator appends: kustomize's `encodeConfigMap` looks the name up
+/// with `yaml.Lookup("metadata/name")`, one field literally named so, and always hashes
+/// an empty name.
 pub fn content_hash(value: &serde_json::Value) -> String {
     let mut text = String::new();
     write_go_json(&mut text, value);
