@@ -1,42 +1,102 @@
 //! `kadmit install-plugins DIR`: the kustomize legacy exec-plugin layout
 //! (`DIR/<group>/<version>/<lowercase kind>/<Kind>`) for every configuration kind kadmit
-//! reads, each entry a small script that runs this binary.
+//! reads, each entry a small script that runs this binary; with `--plugin-dir`, also for
+//! every generator kind defined under those roots, the script passing the root on.
 
 use crate::config::KNOWN_KINDS;
+use crate::generator::discovery::{Catalog, PluginRoot};
 use anyhow::{Context as _, Result};
 use std::path::{Path, PathBuf};
 
 /// Writes (or rewrites) every plugin entry and returns their paths.
-pub fn install_plugins(
-    dir: &Path,
-    binary: &Path,
-    _plugin_dirs: &[PathBuf],
-) -> Result<Vec<PathBuf>> {
+pub fn install_plugins(dir: &Path, binary: &Path, plugin_dirs: &[PathBuf]) -> Result<Vec<PathBuf>> {
     let binary = binary
         .canonicalize()
         .with_context(|| format!("cannot find the kadmit binary at {}", binary.display()))?;
-    let script = wrapper_script(&binary);
+    let script = wrapper_script(&binary, None);
     let mut written = Vec::new();
     for known in KNOWN_KINDS {
         for version in known.versions {
-            let entry_dir = dir
-                .join(known.group)
-                .join(version)
-                .join(known.kind.to_lowercase());
-            std::fs::create_dir_all(&entry_dir)
-                .with_context(|| format!("cannot create {}", entry_dir.display()))?;
-            let path = entry_dir.join(known.kind);
-            write_executable(&path, &script)?;
-            written.push(path);
+            written.push(write_entry(dir, known.group, version, known.kind, &script)?);
         }
+    }
+    for (group, version, kind, root) in generator_kinds(plugin_dirs)? {
+        let script = wrapper_script(&binary, Some(&root));
+        written.push(write_entry(dir, &group, &version, &kind, &script)?);
     }
     Ok(written)
 }
 
-fn wrapper_script(binary: &Path) -> String {
-    let quoted = binary.display().to_string().replace('\'', r"'\''");
+/// Every (group, version, kind, plugin root) the generators under `plugin_dirs` define.
+fn generator_kinds(plugin_dirs: &[PathBuf]) -> Result<Vec<(String, String, String, PathBuf)>> {
+    let mut roots = Vec::new();
+    for path in plugin_dirs {
+        let path = path
+            .canonicalize()
+            .with_context(|| format!("cannot find the plugin directory {}", path.display()))?;
+        roots.push(PluginRoot {
+            path,
+            from: "--plugin-dir",
+        });
+    }
+    let mut catalog = Catalog::new(roots.clone(), false);
+    let mut kinds = Vec::new();
+    for found in catalog.all() {
+        let Some((group, kind)) = crate::generator::definition::declared_kind(&found.resource)
+        else {
+            continue;
+        };
+        let root = roots
+            .iter()
+            .map(|r| r.path.clone())
+            .find(|r| found.location.root.starts_with(r))
+            .unwrap_or_else(|| found.location.root.clone());
+        let versions = found
+            .resource
+            .value
+            .pointer("/spec/versions")
+            .and_then(serde_json::Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|v| v.get("name").and_then(serde_json::Value::as_str));
+        for version in versions {
+            kinds.push((
+                group.clone(),
+                version.to_owned(),
+                kind.clone(),
+                root.clone(),
+            ));
+        }
+    }
+    if !catalog.problems.is_empty() {
+        anyhow::bail!("{}", catalog.problems.join("\n"));
+    }
+    Ok(kinds)
+}
+
+fn write_entry(
+    dir: &Path,
+    group: &str,
+    version: &str,
+    kind: &str,
+    script: &str,
+) -> Result<PathBuf> {
+    let entry_dir = dir.join(group).join(version).join(kind.to_lowercase());
+    std::fs::create_dir_all(&entry_dir)
+        .with_context(|| format!("cannot create {}", entry_dir.display()))?;
+    let path = entry_dir.join(kind);
+    write_executable(&path, script)?;
+    Ok(path)
+}
+
+fn wrapper_script(binary: &Path, plugin_dir: Option<&Path>) -> String {
+    let quote = |p: &Path| format!("'{}'", p.display().to_string().replace('\'', r"'\''"));
+    let plugin_dir = plugin_dir
+        .map(|p| format!(" --plugin-dir {}", quote(p)))
+        .unwrap_or_default();
     format!(
-        "#!/bin/sh\n# Written by `kadmit install-plugins`: kustomize runs this as a legacy exec plugin.\nexec '{quoted}' \"$@\"\n"
+        "#!/bin/sh\n# Written by `kadmit install-plugins`: kustomize runs this as a legacy exec plugin.\nexec {} \"$@\"{plugin_dir}\n",
+        quote(binary)
     )
 }
 

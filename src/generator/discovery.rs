@@ -182,7 +182,10 @@ fn read_group(
         let entry = match entry {
             Ok(entry) => entry,
             Err(e) => {
-                problems.push(format!("cannot read plugin directory {}: {e}", dir.display()));
+                problems.push(format!(
+                    "cannot read plugin directory {}: {e}",
+                    dir.display()
+                ));
                 continue;
             }
         };
@@ -266,11 +269,7 @@ mod tests {
     fn write(dir: &Path, file: &str, name: &str, kind: &str) {
         let path = dir.join(file);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(
-            path,
-            DEFINITION.replace("NAME", name).replace("KIND", kind),
-        )
-        .unwrap();
+        std::fs::write(path, DEFINITION.replace("NAME", name).replace("KIND", kind)).unwrap();
     }
 
     fn root(path: &Path) -> PluginRoot {
@@ -285,7 +284,12 @@ mod tests {
         let a = tempfile::tempdir().unwrap();
         let b = tempfile::tempdir().unwrap();
         write(b.path(), "team.example.com/app.yaml", "from-b", "App");
-        write(a.path(), "team.example.com/nested/app.yaml", "from-a", "App");
+        write(
+            a.path(),
+            "team.example.com/nested/app.yaml",
+            "from-a",
+            "App",
+        );
         let mut catalog = Catalog::new(vec![root(a.path()), root(b.path())], false);
         match catalog.search("team.example.com", "App") {
             Search::Found(found) => assert_eq!(found.resource.id.name, "from-a"),
@@ -294,7 +298,10 @@ mod tests {
         match catalog.search("team.example.com", "Other") {
             Search::Missing(searched) => assert_eq!(
                 searched,
-                vec![a.path().join("team.example.com"), b.path().join("team.example.com")]
+                vec![
+                    a.path().join("team.example.com"),
+                    b.path().join("team.example.com")
+                ]
             ),
             Search::Found(_) => panic!("found"),
         }
@@ -307,8 +314,15 @@ mod tests {
         write(a.path(), "team.example.com/one.yaml", "one", "App");
         write(a.path(), "team.example.com/two.yaml", "two", "App");
         let mut catalog = Catalog::new(vec![root(a.path())], false);
-        assert!(matches!(catalog.search("team.example.com", "App"), Search::Found(_)));
-        assert!(catalog.problems[0].contains("defined more than once"), "{:?}", catalog.problems);
+        assert!(matches!(
+            catalog.search("team.example.com", "App"),
+            Search::Found(_)
+        ));
+        assert!(
+            catalog.problems[0].contains("defined more than once"),
+            "{:?}",
+            catalog.problems
+        );
     }
 
     #[test]
@@ -316,7 +330,10 @@ mod tests {
         let a = tempfile::tempdir().unwrap();
         write(a.path(), "other.example.com/app.yaml", "misplaced", "App");
         let mut catalog = Catalog::new(vec![root(a.path())], false);
-        assert!(matches!(catalog.search("other.example.com", "App"), Search::Missing(_)));
+        assert!(matches!(
+            catalog.search("other.example.com", "App"),
+            Search::Missing(_)
+        ));
         assert!(catalog.problems[0].contains("defines group team.example.com"));
     }
 }

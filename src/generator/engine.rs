@@ -80,9 +80,9 @@ impl TemplateGenerator {
                     .collect();
                 Ok((created.object, warnings))
             }
-            Err(refused @ Refused::NotFound(_)) => {
-                Err(vec![diagnostic(Diagnostic::config(refused.kubectl_message()))])
-            }
+            Err(refused @ Refused::NotFound(_)) => Err(vec![diagnostic(Diagnostic::config(
+                refused.kubectl_message(),
+            ))]),
             Err(refused) => Err(vec![diagnostic(Diagnostic::rejected(
                 refused.kubectl_message(),
             ))]),
@@ -248,7 +248,10 @@ fn inherit_namespace(value: &mut Value, namespace: Option<&str>, cx: &Context) {
     }
     if let Some(Value::Object(metadata)) = value.get_mut("metadata") {
         if !metadata.contains_key("namespace") {
-            let after_name = metadata.keys().position(|k| k == "name").map_or(0, |i| i + 1);
+            let after_name = metadata
+                .keys()
+                .position(|k| k == "name")
+                .map_or(0, |i| i + 1);
             metadata.shift_insert(after_name, "namespace".into(), namespace.into());
         }
     }

@@ -176,10 +176,13 @@ fn hex(bytes: &[u8]) -> String {
 
 /// A map's keys and values with `with`'s added (replacing equal keys).
 fn merge(value: &Value, kwargs: Kwargs, _: &State) -> TeraResult<Value> {
-    let (serde_json::Value::Object(mut base), serde_json::Value::Object(with)) =
-        (json_of(value)?, json_of(&kwargs.must_get::<Value>("with")?)?)
-    else {
-        return Err(Error::message("merge: both the value and `with` must be maps"));
+    let (serde_json::Value::Object(mut base), serde_json::Value::Object(with)) = (
+        json_of(value)?,
+        json_of(&kwargs.must_get::<Value>("with")?)?,
+    ) else {
+        return Err(Error::message(
+            "merge: both the value and `with` must be maps",
+        ));
     };
     base.extend(with);
     Value::try_from_serializable(&base)
@@ -192,7 +195,10 @@ fn read_files(kwargs: &Kwargs, roots: &SharedRoots) -> TeraResult<Value> {
     for path in paths {
         let key = path.rsplit('/').next().unwrap_or(&path).to_owned();
         let text = read_file(&path, kwargs, roots)?;
-        if out.insert(key.clone(), serde_json::Value::String(text)).is_some() {
+        if out
+            .insert(key.clone(), serde_json::Value::String(text))
+            .is_some()
+        {
             return Err(Error::message(format!(
                 "files(): two files are named {key:?}"
             )));

@@ -76,14 +76,23 @@ pub fn compile(
     let wanted: BTreeSet<(String, String)> = items
         .iter()
         .filter(|item| is_generated(item, options.mode))
-        .map(|item| (item.resource.id.group.clone(), item.resource.id.kind.clone()))
+        .map(|item| {
+            (
+                item.resource.id.group.clone(),
+                item.resource.id.kind.clone(),
+            )
+        })
         .filter(|kind| !defined.contains(kind))
         .collect();
     for (group, kind) in wanted {
         match catalog.search(&group, &kind) {
-            Search::Found(found) => {
-                add(&found.resource, found.location, options, pipeline, diagnostics)
-            }
+            Search::Found(found) => add(
+                &found.resource,
+                found.location,
+                options,
+                pipeline,
+                diagnostics,
+            ),
             Search::Missing(searched) => pipeline.generators.push(Box::new(MissingGenerator {
                 group,
                 kind,
@@ -111,19 +120,19 @@ fn add(
             .with_rule(&rule)
             .with_origin(&resource.origin)
     };
-    let definition = match definition::load(resource, location, options.allow_paths_outside_root)
-    {
+    let definition = match definition::load(resource, location, options.allow_paths_outside_root) {
         Ok(definition) => definition,
         Err(problems) => return diagnostics.extend(problems.into_iter().map(report)),
     };
     let templates = match Templates::compile(&definition.templates) {
         Ok(templates) => templates,
         Err(problems) => {
-            return diagnostics.extend(
-                problems
-                    .into_iter()
-                    .map(|message| report(Problem { field: None, message })),
-            )
+            return diagnostics.extend(problems.into_iter().map(|message| {
+                report(Problem {
+                    field: None,
+                    message,
+                })
+            }))
         }
     };
     pipeline.generators.push(Box::new(TemplateGenerator::new(

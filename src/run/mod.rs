@@ -132,12 +132,8 @@ fn run_input(options: Options, stdin: Cow<'_, [u8]>) -> Outcome {
                 || matches!(catalog.search(group, kind), Search::Found(_))
         });
     }
-    let (pipeline, compile_problems) = engines::compile(
-        &intake.loader.items,
-        &intake.crds(),
-        &mut catalog,
-        &options,
-    );
+    let (pipeline, compile_problems) =
+        engines::compile(&intake.loader.items, &intake.crds(), &mut catalog, &options);
     let mut diagnostics = std::mem::take(&mut intake.diagnostics);
     diagnostics.append(&mut intake.loader.diagnostics);
     diagnostics.extend(compile_problems);
