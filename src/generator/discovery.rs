@@ -68,7 +68,7 @@ pub struct Found {
 
 /// What a search for one group/kind gave.
 pub enum Search {
-    Found(Found),
+    Found(Box<Found>),
     /// Not defined anywhere; the directories looked in.
     Missing(Vec<PathBuf>),
 }
@@ -109,7 +109,7 @@ impl Catalog {
                 .unwrap_or_default();
             match founds.as_slice() {
                 [] => continue,
-                [found] => return Search::Found(found.clone()),
+                [found] => return Search::Found(Box::new(found.clone())),
                 several => {
                     let files: Vec<String> = several
                         .iter()
@@ -123,7 +123,7 @@ impl Catalog {
                     if !self.problems.contains(&message) {
                         self.problems.push(message);
                     }
-                    return Search::Found(several[0].clone());
+                    return Search::Found(Box::new(several[0].clone()));
                 }
             }
         }
