@@ -116,11 +116,19 @@ pub fn load(
     }
     let crd_value = as_crd(spec, &group, &kind);
     let crd = Crd::from_value(&crd_value).map_err(|errors| {
+        // The server reports a schema shared by every version under `spec.validation`;
+        // a Generator has no such field.
+        let versions = crd_value["spec"]["versions"].as_array().map_or(0, Vec::len);
+        let shared = if versions == 1 {
+            "spec.versions[0].schema."
+        } else {
+            "spec.versions[*].schema."
+        };
         errors
             .iter()
             .map(|e| Problem {
                 field: None,
-                message: e.to_string(),
+                message: e.to_string().replace("spec.validation.", shared),
             })
             .collect::<Vec<_>>()
     })?;
@@ -280,4 +288,104 @@ pub fn read_confined(
         return Err(format!("{relative}: is a directory"));
     }
     std::fs::read_to_string(&path).map_err(|e| format!("{relative}: cannot read: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::resource::Origin;
+    use std::sync::Arc;
+
+    fn resource(spec: Value) -> Resource {
+        Resource::new(
+            json!({"apiVersion": "kadmit.dev/v1alpha1", "kind": "Generator", "metadata": {"name": "g"}, "spec": spec}),
+            Origin { source: Arc::from("test"), index: 0, line: 1, list_item: None },
+        )
+        .unwrap()
+    }
+
+    fn location() -> Location {
+        Location {
+            base_dir: PathBuf::from("."),
+            root: PathBuf::from("."),
+        }
+    }
+
+    fn problems(spec: Value) -> Vec<String> {
+        match load(&resource(spec), location(), false) {
+            Ok(_) => Vec::new(),
+            Err(problems) => problems
+                .into_iter()
+                .map(|p| format!("{}: {}", p.field.unwrap_or_default(), p.message))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn a_complete_definition_loads_with_crd_defaults_filled_in() {
+        let definition = load(
+            &resource(json!({
+                "group": "team.example.com",
+                "names": {"kind": "App"},
+                "versions": [{"name": "v1", "schema": {"openAPIV3Schema": {"type": "object"}}}],
+                "templates": [{"template": "a: 1"}],
+            })),
+            location(),
+            false,
+        )
+        .unwrap_or_else(|p| panic!("{p:?}"));
+        assert_eq!(
+            (definition.group.as_str(), definition.kind.as_str()),
+            ("team.example.com", "App")
+        );
+        assert_eq!(definition.crd.crd.plural, "apps");
+        assert_eq!(definition.templates[0].name, "g/templates[0]");
+        assert_eq!(definition.values, json!({}));
+    }
+
+    #[test]
+    fn missing_and_contradictory_fields_are_each_reported() {
+        let found = problems(json!({
+            "names": {},
+            "templates": [{"path": "a", "template": "b"}, {}],
+        }));
+        assert_eq!(
+            found,
+            [
+                "spec.group: Required value",
+                "spec.names.kind: Required value",
+                "spec.templates[0]: Invalid value: set one of path and template, not both",
+                "spec.templates[1]: Required value: a template needs a path or an inline template",
+            ]
+        );
+    }
+
+    #[test]
+    fn duplicate_template_names_are_refused() {
+        let found = problems(json!({
+            "group": "g.example.com",
+            "names": {"kind": "K"},
+            "templates": [{"name": "a", "template": "x"}, {"name": "a", "template": "y"}],
+        }));
+        assert_eq!(
+            found,
+            ["spec.templates: Duplicate value: template \"g/a\" is listed twice"]
+        );
+    }
+
+    #[test]
+    fn schema_problems_come_from_the_crd_rules() {
+        let found = problems(json!({
+            "group": "g.example.com",
+            "names": {"kind": "K"},
+            "versions": [{"name": "v1", "schema": {"openAPIV3Schema": {"type": "object", "properties": {"a": {}}}}}],
+            "templates": [{"template": "x"}],
+        }));
+        assert!(
+            found.iter().any(|p| p.contains(
+                "spec.versions[0].schema.openAPIV3Schema.properties[a].type: Required value"
+            )),
+            "{found:?}"
+        );
+    }
 }
