@@ -103,14 +103,15 @@ impl TemplateGenerator {
         if !problems.is_empty() {
             return Err(problems
                 .into_iter()
-                .map(|p| {
-                    Diagnostic::config(format!(
-                        "template {template} rendered text that is not YAML: {}",
-                        p.message
-                    ))
-                    .with_rule(&self.definition.rule)
-                    .with_resource(&item.resource.id)
-                    .with_origin(&item.resource.origin)
+                .flat_map(|p| {
+                    let line = p.origin.as_ref().map_or(0, |o| o.line);
+                    self.config_error(
+                        item,
+                        format!(
+                            "template {template} rendered text that is not YAML (line {line} of its output): {}",
+                            p.message
+                        ),
+                    )
                 })
                 .collect());
         }
