@@ -699,6 +699,35 @@ fn kpt_fn_eval_exec_adds_generated_files_to_a_package() {
     assert_no_bookkeeping(&generated, &ran.describe());
 }
 
+/// The README's "admitted in the same run" recipe, with the Gatekeeper example's registry
+/// mirror: the generated Deployments' images come from the mirror, nothing else changes.
+#[test]
+fn readme_generate_with_the_gatekeeper_example_mutators() {
+    let ran = kadmit(
+        &example(),
+        &[
+            "generate",
+            "--plugin-dir",
+            "../../plugins",
+            "--config",
+            "../gatekeeper/mutators/registry-mirror.yaml",
+        ],
+        &read("apps.yaml"),
+    )
+    .expect_success();
+    let mut expected = expected();
+    for doc in &mut expected {
+        if doc["kind"] == "Deployment" {
+            let image = &mut doc["spec"]["template"]["spec"]["containers"][0]["image"];
+            *image = json!(image
+                .as_str()
+                .unwrap()
+                .replace("ghcr.io/", "registry.example.com/"));
+        }
+    }
+    assert_expected(&rust_yaml_docs(&ran.stdout), &expected, &ran.describe());
+}
+
 const ALWAYS_PULL: &str = r#"apiVersion: mutations.gatekeeper.sh/v1
 kind: Assign
 metadata:
