@@ -805,3 +805,198 @@ fn generated_deployments_are_mutated_by_gatekeeper() {
     let built = kustomize_build(home.path(), dir).expect_success();
     check(&yaml_docs(&built.stdout), &built.describe());
 }
+
+/// docs/generator.schema.json (the JSON Schema editors use) accepts every Generator shipped
+/// in plugins/ and refuses the mistakes it is there to catch. Checked with the small
+/// validator below, which knows the keywords that schema uses.
+#[test]
+fn generator_json_schema_accepts_the_shipped_generators() {
+    let path = repo().join("docs/generator.schema.json");
+    let text = std::fs::read_to_string(&path).expect("docs/generator.schema.json");
+    let schema: Value = serde_json::from_str(&text).expect("the JSON Schema is JSON");
+    assert_eq!(
+        schema["$schema"],
+        "https://json-schema.org/draft/2020-12/schema"
+    );
+    let mut definitions = 0;
+    for (file, bytes) in snapshot(&plugins()) {
+        if !file.ends_with(".yaml") {
+            continue;
+        }
+        for doc in rust_yaml_docs(std::str::from_utf8(&bytes).unwrap()) {
+            let errors = schema_errors(&schema, &schema, &doc, "");
+            assert!(errors.is_empty(), "plugins/{file}: {errors:#?}");
+            definitions += 1;
+        }
+    }
+    assert!(definitions >= 2, "no Generator found under plugins/");
+
+    let commonapp = rust_yaml_docs(
+        &std::fs::read_to_string(plugins().join("team.example.com/commonapp/commonapp.yaml"))
+            .unwrap(),
+    )
+    .remove(0);
+    let broken = |edit: &dyn Fn(&mut Value)| {
+        let mut doc = commonapp.clone();
+        edit(&mut doc);
+        schema_errors(&schema, &schema, &doc, "")
+    };
+    for (what, edit, at) in [
+        (
+            "a misspelt spec field",
+            &(|d: &mut Value| d["spec"]["valeus"] = json!({})) as &dyn Fn(&mut Value),
+            "/spec",
+        ),
+        (
+            "a template with both path and template",
+            &|d: &mut Value| d["spec"]["templates"][0]["template"] = json!("x"),
+            "/spec/templates/0",
+        ),
+        (
+            "no templates",
+            &|d: &mut Value| d["spec"]["templates"] = json!([]),
+            "/spec/templates",
+        ),
+        (
+            "a misspelt schema keyword",
+            &|d: &mut Value| {
+                d["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]
+                    ["properties"]["size"]["defualt"] = json!("small")
+            },
+            "/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/size",
+        ),
+        (
+            "a CEL rule without `rule`",
+            &|d: &mut Value| {
+                d["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]
+                    ["x-kubernetes-validations"][0] = json!({"message": "m"})
+            },
+            "/spec/versions/0/schema/openAPIV3Schema/properties/spec/x-kubernetes-validations/0",
+        ),
+        (
+            "the wrong kind",
+            &|d: &mut Value| d["kind"] = json!("Generater"),
+            "/kind",
+        ),
+    ] {
+        let errors = broken(edit);
+        assert!(
+            errors.iter().any(|e| e.starts_with(&format!("{at}:"))),
+            "{what}: no error at {at}: {errors:#?}"
+        );
+    }
+}
+
+/// The errors of `value` against `schema` (JSON Schema 2020-12, only the keywords
+/// docs/generator.schema.json uses), each as `<JSON pointer>: <problem>`; `root` resolves
+/// `$ref`s.
+fn schema_errors(root: &Value, schema: &Value, value: &Value, at: &str) -> Vec<String> {
+    let mut errors = Vec::new();
+    let Some(schema) = schema.as_object() else {
+        return errors; // `true`, or a keyword-less `{}` written as another value
+    };
+    let mut fail = |message: String| errors.push(format!("{at}: {message}"));
+    if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
+        let target = root
+            .pointer(reference.trim_start_matches('#'))
+            .unwrap_or_else(|| panic!("unresolved $ref {reference}"));
+        return schema_errors(root, target, value, at);
+    }
+    if let Some(constant) = schema.get("const") {
+        if value != constant {
+            fail(format!("must be {constant}"));
+        }
+    }
+    if let Some(Value::Array(options)) = schema.get("enum") {
+        if !options.contains(value) {
+            fail(format!("must be one of {options:?}"));
+        }
+    }
+    if let Some(kind) = schema.get("type").and_then(Value::as_str) {
+        let ok = match kind {
+            "object" => value.is_object(),
+            "array" => value.is_array(),
+            "string" => value.is_string(),
+            "integer" => value.is_i64() || value.is_u64(),
+            "number" => value.is_number(),
+            "boolean" => value.is_boolean(),
+            other => panic!("type {other} is not handled"),
+        };
+        if !ok {
+            fail(format!("must be of type {kind}"));
+            return errors;
+        }
+    }
+    if let (Some(min), Some(s)) = (
+        schema.get("minLength").and_then(Value::as_u64),
+        value.as_str(),
+    ) {
+        if (s.chars().count() as u64) < min {
+            fail(format!("shorter than {min}"));
+        }
+    }
+    if let (Some(min), Some(n)) = (
+        schema.get("minimum").and_then(Value::as_f64),
+        value.as_f64(),
+    ) {
+        if n < min {
+            fail(format!("less than {min}"));
+        }
+    }
+    if let Value::Array(items) = value {
+        if let Some(min) = schema.get("minItems").and_then(Value::as_u64) {
+            if (items.len() as u64) < min {
+                fail(format!("fewer than {min} items"));
+            }
+        }
+        if let Some(item_schema) = schema.get("items") {
+            for (i, item) in items.iter().enumerate() {
+                errors.extend(schema_errors(root, item_schema, item, &format!("{at}/{i}")));
+            }
+        }
+    }
+    if let Value::Object(map) = value {
+        if let Some(Value::Array(required)) = schema.get("required") {
+            for key in required.iter().filter_map(Value::as_str) {
+                if !map.contains_key(key) {
+                    errors.push(format!("{at}: {key} is required"));
+                }
+            }
+        }
+        let properties = schema.get("properties").and_then(Value::as_object);
+        for (key, field) in map {
+            let pointer = format!("{at}/{}", key.replace('~', "~0").replace('/', "~1"));
+            match (
+                properties.and_then(|p| p.get(key)),
+                schema.get("additionalProperties"),
+            ) {
+                (Some(property), _) => {
+                    errors.extend(schema_errors(root, property, field, &pointer))
+                }
+                (None, Some(Value::Bool(false))) => {
+                    errors.push(format!("{at}: {key} is not allowed"))
+                }
+                (None, Some(additional)) => {
+                    errors.extend(schema_errors(root, additional, field, &pointer))
+                }
+                (None, None) => {}
+            }
+        }
+    }
+    for (keyword, wanted) in [("oneOf", Some(1)), ("anyOf", None)] {
+        if let Some(Value::Array(options)) = schema.get(keyword) {
+            let passing = options
+                .iter()
+                .filter(|option| schema_errors(root, option, value, at).is_empty())
+                .count();
+            let ok = match wanted {
+                Some(n) => passing == n,
+                None => passing > 0,
+            };
+            if !ok {
+                errors.push(format!("{at}: {passing} of the {keyword} schemas match"));
+            }
+        }
+    }
+    errors
+}
