@@ -1000,3 +1000,103 @@ fn schema_errors(root: &Value, schema: &Value, value: &Value, at: &str) -> Vec<S
     }
     errors
 }
+
+/// The fenced code blocks of a Markdown text, each with the text between it and the block
+/// before (which says what the block is).
+fn fenced_blocks(markdown: &str) -> Vec<(String, String)> {
+    let mut blocks = Vec::new();
+    let mut prose = String::new();
+    let mut lines = markdown.lines();
+    while let Some(line) = lines.next() {
+        if !line.starts_with("```") {
+            prose.push_str(line);
+            prose.push('\n');
+            continue;
+        }
+        let mut code = String::new();
+        for line in lines.by_ref() {
+            if line.starts_with("```") {
+                break;
+            }
+            code.push_str(line);
+            code.push('\n');
+        }
+        blocks.push((std::mem::take(&mut prose), code));
+    }
+    blocks
+}
+
+/// docs/generators.md's worked example, run from the files and output the page shows: the
+/// TeamSpace generator (its definition and two template files) under `plugins/` of the
+/// working directory, `kadmit generate < payments.yaml` printing exactly the documented
+/// stream.
+#[test]
+fn docs_generators_worked_example_runs_as_documented() {
+    let page = std::fs::read_to_string(repo().join("docs/generators.md")).unwrap();
+    let worked = &page[page
+        .find("## A worked example: TeamSpace")
+        .expect("the worked example section")..];
+    let worked = &worked[..worked.find("\n## ").unwrap_or(worked.len())];
+    let blocks = fenced_blocks(worked);
+    let block = |says: &str| -> &str {
+        &blocks
+            .iter()
+            .find(|(prose, code)| prose.contains(says) || code.starts_with(says))
+            .unwrap_or_else(|| panic!("no block for {says:?} in the worked example"))
+            .1
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let generator = dir.join("plugins/platform.example.com/teamspace");
+    write(
+        &generator,
+        "teamspace.yaml",
+        block("`plugins/platform.example.com/teamspace/teamspace.yaml`"),
+    );
+    write(&generator, "quota.yaml.tera", block("`quota.yaml.tera`:"));
+    write(&generator, "owners.yaml.tera", block("`owners.yaml.tera`:"));
+    let payments = block("# payments.yaml");
+    let console = block("$ kadmit generate < payments.yaml\n");
+    let documented = console
+        .strip_prefix("$ kadmit generate < payments.yaml\n")
+        .unwrap();
+    let ran = run(
+        Command::new(kadmit_bin())
+            .arg("generate")
+            .env("XDG_CONFIG_HOME", dir.join("xdg"))
+            .env_remove("KADMIT_PLUGIN_PATH")
+            .current_dir(dir),
+        Some(payments.as_bytes()),
+    )
+    .expect_success();
+    assert_eq!(ran.stdout, documented, "{}", ran.describe());
+
+    let bad = payments
+        .replace(
+            "[alice@example.com, bob@example.com]",
+            "[alice@example.com, mallory@example.com, alice@example.com]",
+        )
+        .replace("quota: medium", "quota: huge");
+    let refused = run(
+        Command::new(kadmit_bin())
+            .arg("generate")
+            .env("XDG_CONFIG_HOME", dir.join("xdg"))
+            .env_remove("KADMIT_PLUGIN_PATH")
+            .current_dir(dir),
+        Some(bad.as_bytes()),
+    );
+    assert_eq!(refused.status.code(), Some(1), "{}", refused.describe());
+    let documented = block("$ kadmit generate < bad-payments.yaml\n");
+    for line in documented
+        .lines()
+        .filter(|l| l.starts_with("* ") || l.starts_with("error: "))
+    {
+        // The source position differs: the page's bad-payments.yaml has no comment line.
+        let line = line.split(" [stdin").next().unwrap().trim_end();
+        assert!(
+            refused.stderr.contains(line),
+            "not printed: {line}\n{}",
+            refused.describe()
+        );
+    }
+}
