@@ -743,29 +743,34 @@ spec:
       value: Always
 "#;
 
+/// A copy of the example with a Gatekeeper Assign (`imagePullPolicy: Always` on
+/// Deployments) in `policies/`.
+fn example_with_always_pull() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_tree(&example(), tmp.path());
+    write(tmp.path(), "policies/always-pull.yaml", ALWAYS_PULL);
+    tmp
+}
+
+/// expected.yaml with `imagePullPolicy: Always` on the Deployments.
+fn assert_always_pulled(docs: &[Value], ran: &str) {
+    let mut expected = expected();
+    for doc in &mut expected {
+        if doc["kind"] == "Deployment" {
+            doc["spec"]["template"]["spec"]["containers"][0]["imagePullPolicy"] = json!("Always");
+        }
+    }
+    assert_expected(docs, &expected, ran);
+}
+
 /// Generated resources are admitted like any other: in one `kadmit generate` run, a
 /// Gatekeeper Assign given with `--config` mutates the generated Deployments, and the
-/// report names it; through kustomize, a kadmit transformer after the generators does the
-/// same.
+/// report names it.
 #[test]
-fn generated_deployments_are_mutated_by_gatekeeper() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path();
-    copy_tree(&example(), dir);
-    write(dir, "policies/always-pull.yaml", ALWAYS_PULL);
-    let check = |docs: &[Value], ran: &str| {
-        let mut expected = expected();
-        for doc in &mut expected {
-            if doc["kind"] == "Deployment" {
-                doc["spec"]["template"]["spec"]["containers"][0]["imagePullPolicy"] =
-                    json!("Always");
-            }
-        }
-        assert_expected(docs, &expected, ran);
-    };
-
+fn generated_deployments_are_mutated_in_the_same_run() {
+    let tmp = example_with_always_pull();
     let ran = kadmit(
-        dir,
+        tmp.path(),
         &[
             "generate",
             "--plugin-dir",
@@ -778,7 +783,7 @@ fn generated_deployments_are_mutated_by_gatekeeper() {
         &read("apps.yaml"),
     )
     .expect_success();
-    check(&rust_yaml_docs(&ran.stdout), &ran.describe());
+    assert_always_pulled(&rust_yaml_docs(&ran.stdout), &ran.describe());
     assert_eq!(
         ran.stderr
             .matches("\"rule\": \"Assign always-pull\"")
@@ -787,10 +792,17 @@ fn generated_deployments_are_mutated_by_gatekeeper() {
         "the report names the mutator once per Deployment\n{}",
         ran.describe()
     );
+}
 
+/// Through kustomize, a kadmit transformer (a PolicySet naming the Assign) after the
+/// generators mutates the generated Deployments the same way.
+#[test]
+fn kustomize_generators_then_kadmit_transformer() {
     if !require_tool("kubectl") || !require_python_yaml() {
         return;
     }
+    let tmp = example_with_always_pull();
+    let dir = tmp.path();
     write(
         dir,
         "admission.yaml",
@@ -803,7 +815,7 @@ fn generated_deployments_are_mutated_by_gatekeeper() {
     );
     let home = plugin_home();
     let built = kustomize_build(home.path(), dir).expect_success();
-    check(&yaml_docs(&built.stdout), &built.describe());
+    assert_always_pulled(&yaml_docs(&built.stdout), &built.describe());
 }
 
 /// docs/generator.schema.json (the JSON Schema editors use) accepts every Generator shipped
