@@ -127,16 +127,16 @@ fn legacy_plugin_with_empty_stdin_generates() {
     let config = write(
         dir.path(),
         "cfg",
-        "apiVersion: team.example.com/v1\nkind: CommonApp\nmetadata:\n  name: app\nspec:\n  image: nginx\n",
+        "apiVersion: nowhere.example.com/v1\nkind: Gadget\nmetadata:\n  name: app\nspec:\n  image: nginx\n",
     );
-    // No generator for CommonApp exists: generate mode says so (KEP: exit non-0).
+    // No generator for Gadget exists: generate mode says so (KEP: exit non-0).
     let a = kadmit()
         .arg(&config)
         .write_stdin("")
         .assert()
         .code(2)
         .stdout("");
-    assert!(stderr_of(&a).contains("no generator found for team.example.com/v1 CommonApp"));
+    assert!(stderr_of(&a).contains("no generator found for group nowhere.example.com kind Gadget"));
     // With stdin, the same configuration is a transformer's: consumed, resources pass.
     let a = kadmit()
         .arg(&config)
@@ -263,15 +263,15 @@ fn krm_generate_when_the_only_input_is_configuration() {
     let input = "apiVersion: config.kubernetes.io/v1
 kind: ResourceList
 items:
-- apiVersion: team.example.com/v1
-  kind: CommonApp
+- apiVersion: nowhere.example.com/v1
+  kind: Gadget
   metadata:
     name: app
     annotations:
       config.kubernetes.io/local-config: \"true\"
 functionConfig:
-  apiVersion: team.example.com/v1
-  kind: CommonApp
+  apiVersion: nowhere.example.com/v1
+  kind: Gadget
   metadata:
     name: app
 ";
@@ -287,7 +287,7 @@ functionConfig:
         .as_str()
         .unwrap()
         .contains("no generator found"));
-    assert_eq!(results[0]["resourceRef"]["kind"], json!("CommonApp"));
+    assert_eq!(results[0]["resourceRef"]["kind"], json!("Gadget"));
 }
 
 /// Reads kadmit's own YAML output as JSON by running it through `-o json`.

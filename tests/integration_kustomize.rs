@@ -350,7 +350,7 @@ fn kustomize_policyset_generator_adds_nothing() {
     assert_same_build(&built, &baseline);
 }
 
-/// A virtual resource of a kind kadmit cannot generate (`team.example.com/v1 CommonApp`)
+/// A virtual resource of a kind kadmit cannot generate (`nowhere.example.com/v1 Gadget`)
 /// used as a generator fails the build (exit 2 in kadmit), and kadmit's message reaches
 /// kustomize's stderr; nothing is printed on stdout.
 #[test]
@@ -359,12 +359,12 @@ fn kustomize_unknown_virtual_generator_fails_with_no_generator_found() {
         return;
     }
     let fx = Fixture::new();
-    common::write_plugin_entry(&fx.home, "team.example.com", "v1", "CommonApp");
+    common::write_plugin_entry(&fx.home, "nowhere.example.com", "v1", "Gadget");
     fx.write("resources.yaml", RESOURCES);
     fx.write(
         "commonapp.yaml",
-        r#"apiVersion: team.example.com/v1
-kind: CommonApp
+        r#"apiVersion: nowhere.example.com/v1
+kind: Gadget
 metadata:
   name: shop
 spec:
@@ -388,7 +388,9 @@ spec:
         built.describe()
     );
     assert!(
-        built.stderr.contains("team.example.com/v1 CommonApp"),
+        built
+            .stderr
+            .contains("group nowhere.example.com kind Gadget"),
         "the message does not name the kind:\n{}",
         built.describe()
     );

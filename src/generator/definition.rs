@@ -58,6 +58,9 @@ pub struct Definition {
     pub location: Location,
 }
 
+/// The fields of a Generator's `spec`.
+const SPEC_FIELDS: &[&str] = &["group", "names", "scope", "versions", "values", "templates"];
+
 /// A problem with a definition: a message and, when it is about one field, its path.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Problem {
@@ -100,7 +103,11 @@ pub fn load(
     let Some(spec) = resource.value.get("spec").and_then(Value::as_object) else {
         return Err(vec![Problem::at("spec", "Required value")]);
     };
-    let mut problems = Vec::new();
+    let mut problems: Vec<Problem> = spec
+        .keys()
+        .filter(|key| !SPEC_FIELDS.contains(&key.as_str()))
+        .map(|key| Problem::at(format!("spec.{key}"), "unknown field"))
+        .collect();
     let group = required_string(spec, "group", "spec.group", &mut problems);
     let kind = spec
         .get("names")
@@ -346,12 +353,14 @@ mod tests {
     #[test]
     fn missing_and_contradictory_fields_are_each_reported() {
         let found = problems(json!({
+            "valeus": {},
             "names": {},
             "templates": [{"path": "a", "template": "b"}, {}],
         }));
         assert_eq!(
             found,
             [
+                "spec.valeus: unknown field",
                 "spec.group: Required value",
                 "spec.names.kind: Required value",
                 "spec.templates[0]: Invalid value: set one of path and template, not both",

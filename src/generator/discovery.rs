@@ -130,6 +130,15 @@ impl Catalog {
         Search::Missing(searched)
     }
 
+    /// Whether any root defines `group`/`kind` (what `search` would find, without copying it).
+    pub fn defines(&mut self, group: &str, kind: &str) -> bool {
+        (0..self.roots.len()).any(|index| {
+            self.group_definitions(index, group)
+                .get(kind)
+                .is_some_and(|founds| !founds.is_empty())
+        })
+    }
+
     /// Every definition under every root (for `install-plugins`): group directories are
     /// the root's subdirectories.
     pub fn all(&mut self) -> Vec<Found> {

@@ -28,6 +28,9 @@ const BOOKKEEPING_ANNOTATIONS: &[&str] = &[
     "kustomize.config.k8s.io/id",
 ];
 const BOOKKEEPING_PREFIX: &str = "internal.config.kubernetes.io/";
+/// Fields of a kustomize legacy plugin configuration that are kustomize's, not the
+/// virtual resource's: the arguments kustomize passes to the plugin.
+const KUSTOMIZE_PLUGIN_FIELDS: &[&str] = &["argsOneLiner", "argsFromFile"];
 
 pub struct TemplateGenerator {
     definition: Definition,
@@ -203,6 +206,9 @@ fn template_context(object: &Value, definition: &Definition) -> tera::Context {
 }
 
 fn strip_bookkeeping(value: &mut Value) {
+    if let Value::Object(fields) = value {
+        fields.retain(|key, _| !KUSTOMIZE_PLUGIN_FIELDS.contains(&key.as_str()));
+    }
     let Some(Value::Object(metadata)) = value.get_mut("metadata") else {
         return;
     };

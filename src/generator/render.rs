@@ -23,6 +23,8 @@ impl Templates {
     pub fn compile(sources: &[TemplateSource]) -> Result<Templates, Vec<String>> {
         let roots: SharedRoots = Arc::new(Mutex::new(FileRoots::default()));
         let mut tera = Tera::new();
+        // Output is YAML whatever the template's file name: never HTML-escaped.
+        tera.autoescape_on(Vec::<&'static str>::new());
         helpers::register(&mut tera, roots.clone());
         let mut problems = Vec::new();
         for source in sources {
@@ -128,6 +130,18 @@ mod tests {
         )
         .unwrap();
         assert_eq!(out, "a: \"yes\"\nb: {\"x\":1}\nc:\n  k:\n  - v");
+    }
+
+    #[test]
+    fn templates_named_like_html_are_not_escaped() {
+        let t = Templates::compile(&[TemplateSource {
+            name: "cm.xml".into(),
+            text: "a: {{ v | quote }}".into(),
+        }])
+        .unwrap();
+        let context = Context::from_serialize(&json!({"v": "<b>&\"x\"</b>"})).unwrap();
+        let out = t.render(&context, FileRoots::default()).unwrap();
+        assert_eq!(out[0].text, r#"a: "<b>&\"x\"</b>""#);
     }
 
     #[test]

@@ -6,7 +6,7 @@ mod intake;
 
 use crate::diagnostic::{exit_code, has_errors, Diagnostic, Severity};
 use crate::engines;
-use crate::generator::discovery::{plugin_roots, Catalog, Search};
+use crate::generator::discovery::{plugin_roots, Catalog};
 use crate::io::encode::{Encoder, Format};
 use crate::pipeline::{Change, Context, Operation};
 use crate::resource::Identity;
@@ -128,8 +128,7 @@ fn run_input(options: Options, stdin: Cow<'_, [u8]>) -> Outcome {
     if options.mode != Mode::Krm {
         let explicit = crate::generator::explicit_kinds(&intake.loader.items);
         intake.claim_virtual(|group, kind| {
-            explicit.contains(&(group.to_owned(), kind.to_owned()))
-                || matches!(catalog.search(group, kind), Search::Found(_))
+            explicit.iter().any(|(g, k)| g == group && k == kind) || catalog.defines(group, kind)
         });
     }
     let (pipeline, compile_problems) =
