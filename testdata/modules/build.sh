@@ -9,6 +9,10 @@
 #                      2. when the toolchain recorded there is present, build
 #                         into a temp dir and compare the bytes.
 #                      Exit 1 naming the stale files.
+#   build.sh --out DIR build into DIR only (wasm/ and BUILT-FROM untouched)
+#
+# MODULES_RUST_TOOLCHAIN=debian picks Debian's rustc even where
+# wasm32-wasip1 is installed (to try the fallback, with --out).
 #
 # Rust modules (src/*.rs, one crate each, no external crates, no Cargo):
 #   1. rustc with the wasm32-wasip1 target, if that target's std is installed
@@ -42,7 +46,7 @@ find_rust_toolchain() {
     RUST_TOOLCHAIN=""
     local rustc sysroot
     rustc=$(command -v rustc || true)
-    if [ -n "$rustc" ] && "$rustc" --print target-list 2>/dev/null | grep -qx wasm32-wasip1; then
+    if [ "${MODULES_RUST_TOOLCHAIN:-}" != debian ] && [ -n "$rustc" ] && "$rustc" --print target-list 2>/dev/null | grep -qx wasm32-wasip1; then
         sysroot=$("$rustc" --print sysroot)
         if [ -d "$sysroot/lib/rustlib/wasm32-wasip1/lib" ]; then
             RUSTC=$rustc TARGET=wasm32-wasip1 LINK_FLAGS=""
@@ -188,6 +192,14 @@ find_rust_toolchain
 find_wat_toolchain
 case "${1:-}" in
     --check) check ;;
+    --out)
+        [ -n "${2:-}" ] || { echo "usage: $0 --out DIR" >&2; exit 2; }
+        mkdir -p "$2"
+        out=$(cd "$2" && pwd)
+        echo "rust: ${RUST_TOOLCHAIN:-none}; wat: ${WAT_TOOLCHAIN:-none}"
+        build_all "$out"
+        ls -l "$out"/*.wasm | awk '{print $5, $9}'
+        ;;
     "")
         if [ -z "$RUST_TOOLCHAIN" ] && [ -z "$WAT_TOOLCHAIN" ]; then
             echo "no wasm toolchain (rustc with wasm32-wasip1, or Debian's rustc + wasm32-wasi + wasm-ld-14) and no python wasmtime: nothing built; the committed wasm/*.wasm are used"
@@ -200,5 +212,5 @@ case "${1:-}" in
         write_built_from
         ls -l wasm/*.wasm | awk '{print $5, $9}'
         ;;
-    *) echo "usage: $0 [--check]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--check | --out DIR]" >&2; exit 2 ;;
 esac
