@@ -25,7 +25,10 @@ import subprocess
 import sys
 import tempfile
 
-import wasmtime
+try:
+    import wasmtime
+except ImportError:
+    sys.exit("verify.py needs the PyPI package wasmtime: pip install wasmtime")
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FUEL = 200_000_000
@@ -238,6 +241,19 @@ def k8s_wasi_checks(c, run, tag):
             inner = admission(run("magic-mutator", "validate", envelope(review)), review)
             expect(inner["allowed"] is True and "patch" not in inner and "patchType" not in inner, inner)
 
+    def mutator_keeps_any_json():
+        # The JSON code must carry everything through unchanged.
+        review = copy.deepcopy(no_data)
+        obj = review["request"]["object"]
+        obj["spec"] = {"quotes": 'say "hi"\\ / \b\f\n\r\t\u0001\u001f', "unicode": "h\u00e9llo \u4e16\U0001f600",
+                       "numbers": [0, -1, 1.5, -2.5e-3, 1E+20, 12345678901234567890123], "deep": [[[{"a": [None, True, False]}]]],
+                       "empty": [{}, [], ""]}
+        text = json.dumps({"request": review}, ensure_ascii=True).replace("1e+20", "1E+20")
+        inner = admission(run("magic-mutator", "validate", text.encode()), review)
+        patched = decoded_patch(inner, "Full")
+        expect(patched["spec"] == obj["spec"] and patched["metadata"] == obj["metadata"], patched)
+        expect("12345678901234567890123" in base64.b64decode(inner["patch"]).decode(), "big integer kept as written")
+
     def mutator_allows_delete():
         review = copy.deepcopy(mutate)
         review["request"]["operation"] = "DELETE"
@@ -325,6 +341,7 @@ def k8s_wasi_checks(c, run, tag):
         ("magic-mutator creates data", mutator_creates_data),
         ("magic-mutator leaves magic and non-ConfigMaps alone", mutator_leaves_alone),
         ("magic-mutator allows a DELETE (no object)", mutator_allows_delete),
+        ("magic-mutator keeps escapes, unicode, numbers, nesting", mutator_keeps_any_json),
         ("magic-authenticator authenticates magic-token (spec output)", authenticates_magic_token),
         ("magic-authenticator refuses other tokens", refuses_other_token),
         ("magic-authorizer denies listing pods", denies_listing_pods),
@@ -457,6 +474,8 @@ def hostile_checks(c, wasm):
         text = json.dumps({"request": r}, indent=3).encode()
         expect(text.index(b'"uid": "' + uid.encode()) > text.index(b'"uid": "0"'), "uid comes last")
         probe_report(text, uid)
+        r["request"]["object"]["data"]["big"] = "x" * 300_000  # more than the first page holds
+        probe_report(json.dumps({"request": r}).encode(), uid)
         r["request"]["uid"] = 'quote"and\\backslash'
         probe_report(json.dumps({"request": r}).encode(), 'quote"and\\backslash')
 
