@@ -80,7 +80,6 @@ pub fn compile(
         Err(problems) => diagnostics.extend(problems),
     }
     compile_crds(crds, options, &mut pipeline, &mut diagnostics);
-    module::compile(&modules, options, &mut pipeline, &mut diagnostics);
     generator::compile(items, generators, options, &mut pipeline, &mut diagnostics);
     compile_gatekeeper(
         &gatekeeper_mutators,
@@ -89,6 +88,8 @@ pub fn compile(
         &mut pipeline,
         &mut diagnostics,
     );
+    // Modules come last in each phase: after KubeMod and Gatekeeper, in configuration order.
+    module::compile(&modules, crds, options, &mut pipeline, &mut diagnostics);
     (pipeline, diagnostics)
 }
 

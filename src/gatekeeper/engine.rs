@@ -177,7 +177,7 @@ pub fn run(
 
 /// The Namespace object for `name`: from the stream or `--config`, else for `default` one
 /// without labels (as gator does), else none.
-fn namespace_object(name: &str, cx: &Context) -> Option<Value> {
+pub fn namespace_object(name: &str, cx: &Context) -> Option<Value> {
     match cx.namespaces.get(name) {
         Some(ns) => Some(ns.clone()),
         None if name == "default" => Some(json!({

@@ -3,7 +3,7 @@
 //! conflicts and ExpansionTemplates. Reference: `../shared/reference/gatekeeper.md`.
 
 pub mod apply_to;
-mod diff;
+pub mod diff;
 mod edits;
 pub mod engine;
 pub mod expander;
