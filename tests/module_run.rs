@@ -345,15 +345,15 @@ fn hostile_modules_are_stopped_and_named() {
     let cases = [
         (
             "hostile-loop",
-            "stopped: it ran longer than its timeout of 1s",
+            "failed: it ran longer than its timeout of 1s and was stopped",
         ),
         (
             "hostile-memory",
-            "stopped: it needed more memory than its memory limit of 64Mi",
+            "failed: it needed more memory than its memory limit of 64Mi and was stopped",
         ),
         (
             "hostile-trap",
-            "trapped: wasm `unreachable` instruction executed",
+            "failed: trapped: wasm `unreachable` instruction executed",
         ),
         (
             "hostile-garbage",
