@@ -15,6 +15,7 @@ use crate::resource::Identity;
 use crate::scope::{Scope, ScopeTable};
 use clap::Subcommand;
 use serde_json::Value;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -115,7 +116,10 @@ fn run(args: &RunArgs) -> Result<i32, String> {
         timeout: args.timeout,
         memory: args.memory_limit,
     };
-    let describe = format!("admission {noun} module {name:?}");
+    let describe = match call.use_case {
+        UseCase::Validate => format!("admission {noun} module {name:?}"),
+        UseCase::Authn | UseCase::Authz => format!("{noun} module {name:?}"),
+    };
     runner
         .check_entry(args.protocol, call.use_case.export(), &name)
         .and_then(|()| settings::check(&runner, args.protocol, settings.as_ref(), limits))
@@ -131,7 +135,12 @@ fn run(args: &RunArgs) -> Result<i32, String> {
         .answer(args.protocol, &output.stdout)
         .map_err(|e| format!("{describe} returned an invalid response: {e}"))?;
     let pretty = serde_json::to_string_pretty(&answer.response).expect("a JSON value serializes");
-    println!("{pretty}");
+    let mut stdout = std::io::stdout().lock();
+    if let Err(e) = writeln!(stdout, "{pretty}").and_then(|()| stdout.flush()) {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            return Err(format!("cannot write the response: {e}"));
+        }
+    }
     if let (Some(patched), Some(object)) = (&answer.patched, &call.object) {
         let mut paths = Vec::new();
         crate::gatekeeper::diff::changed_paths(&mut String::new(), object, patched, &mut paths);

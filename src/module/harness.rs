@@ -160,7 +160,7 @@ impl Call {
                     .filter(|e| !e.is_empty())
                     .unwrap_or("without explanation");
                 Ok(Answer {
-                    refusal: (!granted).then(|| format!("not authenticated: {why}")),
+                    refusal: (!granted).then(|| format!("did not authenticate the token: {why}")),
                     patched: None,
                     response,
                 })
@@ -175,7 +175,7 @@ impl Call {
                     .filter(|e| !e.is_empty())
                     .unwrap_or("without explanation");
                 Ok(Answer {
-                    refusal: (!granted).then(|| format!("not authorized: {why}")),
+                    refusal: (!granted).then(|| format!("did not authorize the request: {why}")),
                     patched: None,
                     response,
                 })
@@ -273,7 +273,7 @@ mod tests {
         let answer = call.answer(Protocol::K8sWasi, out).unwrap();
         assert_eq!(
             answer.refusal.as_deref(),
-            Some("not authorized: without explanation")
+            Some("did not authorize the request: without explanation")
         );
         let wrong =
             br#"{"response": {"apiVersion": "authentication.k8s.io/v1", "kind": "TokenReview"}}"#;

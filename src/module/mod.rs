@@ -11,6 +11,7 @@ pub mod harness;
 pub mod jsonpatch;
 pub mod kubewarden;
 pub mod limits;
+pub mod order;
 pub mod outcome;
 pub mod plural;
 pub mod program;

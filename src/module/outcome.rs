@@ -43,17 +43,17 @@ impl fmt::Display for Failure {
             Failure::Start(message) => write!(f, "{message}"),
             Failure::Timeout(limit) => write!(
                 f,
-                "stopped after running longer than its timeout of {} (spec.timeout)",
+                "it ran longer than its timeout of {} and was stopped",
                 format_duration(*limit)
             ),
             Failure::MemoryLimit(limit) => write!(
                 f,
-                "stopped when it needed more memory than its memoryLimit of {} (spec.memoryLimit)",
+                "it needed more memory than its memory limit of {} and was stopped",
                 format_bytes(*limit)
             ),
             Failure::OutputLimit => write!(
                 f,
-                "stopped after writing more than {} to stdout",
+                "it wrote more than {} to stdout and was stopped",
                 format_bytes(OUTPUT_LIMIT as u64)
             ),
             Failure::Exit(code, stderr) => {
@@ -84,11 +84,11 @@ mod tests {
     fn failures_say_which_limit_and_what_the_module_said() {
         assert_eq!(
             Failure::Timeout(Duration::from_millis(500)).to_string(),
-            "stopped after running longer than its timeout of 500ms (spec.timeout)"
+            "it ran longer than its timeout of 500ms and was stopped"
         );
         assert_eq!(
             Failure::MemoryLimit(64 << 20).to_string(),
-            "stopped when it needed more memory than its memoryLimit of 64Mi (spec.memoryLimit)"
+            "it needed more memory than its memory limit of 64Mi and was stopped"
         );
         assert_eq!(
             Failure::Exit(3, "bad input".into()).to_string(),

@@ -7,7 +7,8 @@ use super::outcome::{Failure, Output};
 use super::wasi::{define_imports, Sandbox};
 use std::time::{Duration, Instant};
 use wasmi::{
-    Config, Engine, Error, ExternType, Func, Linker, Module, ResumableCall, Store, TrapCode,
+    CompilationMode, Config, Engine, Error, ExternType, Func, Linker, Module, ResumableCall, Store,
+    TrapCode,
 };
 
 /// Fuel between two looks at the clock: it starts small and doubles while a slice takes
@@ -17,10 +18,13 @@ const FIRST_SLICE: u64 = 100_000;
 const MAX_SLICE: u64 = 100_000_000;
 const SHORT_SLICE: Duration = Duration::from_millis(2);
 
-/// One engine per run: it caches the code it translates, shared by every module's calls.
+/// One engine per run. Modules are translated whole when they are loaded (not function by
+/// function on first call, which would charge the translation to a call's fuel).
 pub fn engine() -> Engine {
     let mut config = Config::default();
-    config.consume_fuel(true);
+    config
+        .consume_fuel(true)
+        .compilation_mode(CompilationMode::Eager);
     Engine::new(&config)
 }
 
@@ -64,11 +68,14 @@ impl WasmModule {
         let deadline = Instant::now() + limits.timeout;
         let mut store = Store::new(&self.engine, Sandbox::new(args, stdin, limits.memory));
         store.limiter(|sandbox| &mut sandbox.limiter);
-        refuel(&mut store)?;
+        // Instantiation (data segments, a start function) cannot be resumed: it gets the
+        // largest slice; its work is bounded by the module's size.
+        set_fuel(&mut store, MAX_SLICE)?;
         let result = self
             .linker
             .instantiate_and_start(&mut store, &self.module)
             .and_then(|instance| {
+                store.set_fuel(FIRST_SLICE)?;
                 let initialize = instance
                     .get_func(&store, "_initialize")
                     .filter(|_| export != "_start" && self.exports_function("_initialize"));
@@ -119,9 +126,9 @@ impl std::fmt::Display for Timeout {
 
 impl wasmi::errors::HostError for Timeout {}
 
-fn refuel(store: &mut Store<Sandbox>) -> Result<(), Failure> {
+fn set_fuel(store: &mut Store<Sandbox>, fuel: u64) -> Result<(), Failure> {
     store
-        .set_fuel(FIRST_SLICE)
+        .set_fuel(fuel)
         .map_err(|e| Failure::Start(format!("cannot meter the module: {e}")))
 }
 

@@ -3,6 +3,7 @@
 //! warnings, or an error naming the module and the resource.
 
 use super::kubewarden::validation_verdict;
+use super::order::in_original_order;
 use super::plural::Plurals;
 use super::program::Runner;
 use super::response::{admission_verdict, read_envelope, Decision, Verdict};
@@ -170,6 +171,7 @@ impl Mutator for ModuleStage {
                     metadata.shift_remove("namespace");
                 }
             }
+            let patched = in_original_order(&resource.value, patched);
             let mut paths = Vec::new();
             changed_paths(&mut String::new(), &resource.value, &patched, &mut paths);
             mutation.changes = paths
