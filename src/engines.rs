@@ -54,7 +54,7 @@ pub fn compile(
             Some(Family::Kadmit) if known_kind(id).is_none() => {
                 let known: Vec<&str> = KNOWN_KINDS
                     .iter()
-                    .filter(|k| k.family == Family::Kadmit)
+                    .filter(|k| k.group == id.group)
                     .map(|k| k.kind)
                     .collect();
                 diagnostics.push(report(format!(

@@ -138,6 +138,27 @@ fn authz_denies_listing_pods() {
 }
 
 #[test]
+fn requests_may_be_yaml() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("review.yaml");
+    std::fs::write(
+        &file,
+        "apiVersion: authentication.k8s.io/v1\nkind: TokenReview\nspec:\n  token: magic-token\n",
+    )
+    .unwrap();
+    let ran = module_run(&[
+        &wasm("magic-authenticator"),
+        "--request",
+        &file.display().to_string(),
+    ]);
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    assert_eq!(
+        ran.json()["status"]["user"]["groups"],
+        serde_json::json!(["magic-group"])
+    );
+}
+
+#[test]
 fn the_use_case_can_be_named_and_must_fit() {
     let ran = module_run(&[
         &wasm("magic-authorizer"),

@@ -81,7 +81,7 @@ impl ModuleStage {
                 return Err(self.problem(resource, format!("{}: spec.match: {e}", self.describe())))
             }
         }
-        let resource_name = Plurals::resource(&self.plurals, &resource.id.group, &resource.id.kind);
+        let resource_name = self.plurals.resource(&resource.id.group, &resource.id.kind);
         let subject = Subject {
             group: &resource.id.group,
             version: &resource.id.version,

@@ -65,6 +65,7 @@ pub struct MemoryLimiter {
 
 /// Tables hold function references; no admission module needs more.
 const MAX_TABLE_ELEMENTS: usize = 1 << 20;
+const MAX_TABLES: usize = 16;
 
 impl ResourceLimiter for MemoryLimiter {
     fn memory_growing(
@@ -89,14 +90,16 @@ impl ResourceLimiter for MemoryLimiter {
         Ok(desired <= MAX_TABLE_ELEMENTS)
     }
 
+    /// One instance per store: each call instantiates the module once.
     fn instances(&self) -> usize {
         1
     }
 
     fn tables(&self) -> usize {
-        1
+        MAX_TABLES
     }
 
+    /// One memory, so that the limit on each memory is the limit on all of them.
     fn memories(&self) -> usize {
         1
     }
