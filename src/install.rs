@@ -4,7 +4,7 @@
 //! every generator kind defined under those roots, the script passing the root on.
 
 use crate::config::KNOWN_KINDS;
-use crate::generator::discovery::{Catalog, PluginRoot};
+use crate::generator::discovery::Catalog;
 use anyhow::{Context as _, Result};
 use std::path::{Path, PathBuf};
 
@@ -34,10 +34,7 @@ fn generator_kinds(plugin_dirs: &[PathBuf]) -> Result<Vec<(String, String, Strin
         let path = path
             .canonicalize()
             .with_context(|| format!("cannot find the plugin directory {}", path.display()))?;
-        roots.push(PluginRoot {
-            path,
-            from: "--plugin-dir",
-        });
+        roots.push(path);
     }
     let mut catalog = Catalog::new(roots.clone(), false);
     let mut kinds = Vec::new();
@@ -48,8 +45,8 @@ fn generator_kinds(plugin_dirs: &[PathBuf]) -> Result<Vec<(String, String, Strin
         };
         let root = roots
             .iter()
-            .map(|r| r.path.clone())
             .find(|r| found.location.root.starts_with(r))
+            .cloned()
             .unwrap_or_else(|| found.location.root.clone());
         let versions = found
             .resource

@@ -14,48 +14,22 @@ use std::sync::Arc;
 /// The environment variable listing plugin roots, colon-separated.
 pub const PLUGIN_PATH_VARIABLE: &str = "KADMIT_PLUGIN_PATH";
 
-/// One place searched, and why it is searched.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PluginRoot {
-    pub path: PathBuf,
-    pub from: &'static str,
-}
-
 /// The plugin roots of a run, in search order: `--plugin-dir`, `KADMIT_PLUGIN_PATH`,
 /// `$XDG_CONFIG_HOME/kustomize/plugins` (default `~/.config`), `plugins/` under the
 /// configuration root.
-pub fn plugin_roots(plugin_dirs: &[PathBuf], config_root: &Path) -> Vec<PluginRoot> {
-    let mut roots: Vec<PluginRoot> = plugin_dirs
-        .iter()
-        .map(|path| PluginRoot {
-            path: path.clone(),
-            from: "--plugin-dir",
-        })
-        .collect();
+pub fn plugin_roots(plugin_dirs: &[PathBuf], config_root: &Path) -> Vec<PathBuf> {
+    let mut roots: Vec<PathBuf> = plugin_dirs.to_vec();
     if let Some(list) = std::env::var_os(PLUGIN_PATH_VARIABLE) {
-        roots.extend(
-            std::env::split_paths(&list)
-                .filter(|p| !p.as_os_str().is_empty())
-                .map(|path| PluginRoot {
-                    path,
-                    from: PLUGIN_PATH_VARIABLE,
-                }),
-        );
+        roots.extend(std::env::split_paths(&list).filter(|p| !p.as_os_str().is_empty()));
     }
     let xdg = std::env::var_os("XDG_CONFIG_HOME")
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".config")));
     if let Some(config_home) = xdg {
-        roots.push(PluginRoot {
-            path: config_home.join("kustomize").join("plugins"),
-            from: "$XDG_CONFIG_HOME/kustomize/plugins",
-        });
+        roots.push(config_home.join("kustomize").join("plugins"));
     }
-    roots.push(PluginRoot {
-        path: config_root.join("plugins"),
-        from: "the configuration root",
-    });
+    roots.push(config_root.join("plugins"));
     roots
 }
 
@@ -75,7 +49,7 @@ pub enum Search {
 
 /// Searches the roots for group/kinds, reading each `<root>/<group>` directory once.
 pub struct Catalog {
-    roots: Vec<PluginRoot>,
+    roots: Vec<PathBuf>,
     allow_outside_root: bool,
     /// (root index, group) → definitions by kind, each with every file that defines it.
     read: BTreeMap<(usize, String), BTreeMap<String, Vec<Found>>>,
@@ -83,7 +57,7 @@ pub struct Catalog {
 }
 
 impl Catalog {
-    pub fn new(roots: Vec<PluginRoot>, allow_outside_root: bool) -> Catalog {
+    pub fn new(roots: Vec<PathBuf>, allow_outside_root: bool) -> Catalog {
         Catalog {
             roots,
             allow_outside_root,
@@ -92,16 +66,12 @@ impl Catalog {
         }
     }
 
-    pub fn roots(&self) -> &[PluginRoot] {
-        &self.roots
-    }
-
     /// The first root's definition of `group`/`kind`. A root defining it twice is an
     /// error (recorded in `problems`) and the search stops there.
     pub fn search(&mut self, group: &str, kind: &str) -> Search {
         let mut searched = Vec::new();
         for index in 0..self.roots.len() {
-            searched.push(self.roots[index].path.join(group));
+            searched.push(self.roots[index].join(group));
             let founds = self
                 .group_definitions(index, group)
                 .get(kind)
@@ -117,7 +87,7 @@ impl Catalog {
                         .collect();
                     let message = format!(
                         "{group} {kind} is defined more than once in the plugin root {}: {}",
-                        self.roots[index].path.display(),
+                        self.roots[index].display(),
                         files.join(", ")
                     );
                     if !self.problems.contains(&message) {
@@ -144,7 +114,7 @@ impl Catalog {
     pub fn all(&mut self) -> Vec<Found> {
         let mut out = Vec::new();
         for index in 0..self.roots.len() {
-            let Ok(entries) = std::fs::read_dir(&self.roots[index].path) else {
+            let Ok(entries) = std::fs::read_dir(&self.roots[index]) else {
                 continue;
             };
             let mut groups: Vec<String> = entries
@@ -165,7 +135,7 @@ impl Catalog {
     fn group_definitions(&mut self, index: usize, group: &str) -> &BTreeMap<String, Vec<Found>> {
         let key = (index, group.to_owned());
         if !self.read.contains_key(&key) {
-            let dir = self.roots[index].path.join(group);
+            let dir = self.roots[index].join(group);
             let definitions = read_group(&dir, group, self.allow_outside_root, &mut self.problems);
             self.read.insert(key.clone(), definitions);
         }
@@ -281,13 +251,6 @@ mod tests {
         std::fs::write(path, DEFINITION.replace("NAME", name).replace("KIND", kind)).unwrap();
     }
 
-    fn root(path: &Path) -> PluginRoot {
-        PluginRoot {
-            path: path.to_path_buf(),
-            from: "test",
-        }
-    }
-
     #[test]
     fn first_root_wins_and_misses_list_every_place() {
         let a = tempfile::tempdir().unwrap();
@@ -299,7 +262,7 @@ mod tests {
             "from-a",
             "App",
         );
-        let mut catalog = Catalog::new(vec![root(a.path()), root(b.path())], false);
+        let mut catalog = Catalog::new(vec![a.path().to_path_buf(), b.path().to_path_buf()], false);
         match catalog.search("team.example.com", "App") {
             Search::Found(found) => assert_eq!(found.resource.id.name, "from-a"),
             Search::Missing(_) => panic!("not found"),
@@ -322,7 +285,7 @@ mod tests {
         let a = tempfile::tempdir().unwrap();
         write(a.path(), "team.example.com/one.yaml", "one", "App");
         write(a.path(), "team.example.com/two.yaml", "two", "App");
-        let mut catalog = Catalog::new(vec![root(a.path())], false);
+        let mut catalog = Catalog::new(vec![a.path().to_path_buf()], false);
         assert!(matches!(
             catalog.search("team.example.com", "App"),
             Search::Found(_)
@@ -338,7 +301,7 @@ mod tests {
     fn a_definition_in_the_wrong_group_directory_is_reported() {
         let a = tempfile::tempdir().unwrap();
         write(a.path(), "other.example.com/app.yaml", "misplaced", "App");
-        let mut catalog = Catalog::new(vec![root(a.path())], false);
+        let mut catalog = Catalog::new(vec![a.path().to_path_buf()], false);
         assert!(matches!(
             catalog.search("other.example.com", "App"),
             Search::Missing(_)
