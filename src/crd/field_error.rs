@@ -138,79 +138,7 @@ pub fn render_value(value: &Value) -> String {
         }
         Value::Number(n) => n.to_string(),
         Value::String(s) => crate::golang::strconv::quote(s, false),
-        _ => go_json(value),
-    }
-}
-
-/// Go's `json.Marshal` of a decoded JSON value: keys sorted, `<`, `>`, `&`, U+2028 and
-/// U+2029 escaped, floats in Go's shortest form (`1`, `0.5`, `1e+21`).
-pub fn go_json(value: &Value) -> String {
-    let mut out = String::new();
-    write_go_json(&mut out, value);
-    out
-}
-
-fn write_go_json(out: &mut String, value: &Value) {
-    match value {
-        Value::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort();
-            out.push('{');
-            for (i, key) in keys.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_go_string(out, key);
-                out.push(':');
-                write_go_json(out, &map[key]);
-            }
-            out.push('}');
-        }
-        Value::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_go_json(out, item);
-            }
-            out.push(']');
-        }
-        Value::String(s) => write_go_string(out, s),
-        Value::Number(n) if n.is_f64() => {
-            out.push_str(&go_json_float(n.as_f64().unwrap_or_default()))
-        }
-        other => out.push_str(&other.to_string()),
-    }
-}
-
-fn write_go_string(out: &mut String, s: &str) {
-    let encoded = serde_json::to_string(s).expect("a string always serializes");
-    for c in encoded.chars() {
-        match c {
-            '<' => out.push_str("\\u003c"),
-            '>' => out.push_str("\\u003e"),
-            '&' => out.push_str("\\u0026"),
-            '\u{2028}' => out.push_str("\\u2028"),
-            '\u{2029}' => out.push_str("\\u2029"),
-            c => out.push(c),
-        }
-    }
-}
-
-/// `encoding/json`'s float64: fixed notation between 1e-6 and 1e21, else exponent form
-/// with a signed exponent of at least one digit.
-fn go_json_float(f: f64) -> String {
-    let abs = f.abs();
-    if abs == 0.0 || (1e-6..1e21).contains(&abs) {
-        return format!("{f}");
-    }
-    let text = format!("{f:e}");
-    match text.split_once('e') {
-        Some((mantissa, exponent)) if !exponent.starts_with('-') => {
-            format!("{mantissa}e+{exponent}")
-        }
-        _ => text,
+        _ => crate::golang::json::marshal(value),
     }
 }
 
@@ -225,7 +153,7 @@ mod tests {
         assert_eq!(render_value(&json!(1.5)), "1.5");
         assert_eq!(render_value(&json!("a\"b")), "\"a\\\"b\"");
         assert_eq!(
-            go_json(&json!({"b": 1.0, "a": [1e21, 1e-7, "<x>"]})),
+            crate::golang::json::marshal(&json!({"b": 1.0, "a": [1e21, 1e-7, "<x>"]})),
             r#"{"a":[1e+21,1e-7,"\u003cx\u003e"],"b":1}"#
         );
     }

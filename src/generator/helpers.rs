@@ -109,8 +109,7 @@ fn content_hash_filter(value: &Value, _: Kwargs, _: &State) -> TeraResult<String
 /// with `yaml.Lookup("metadata/name")`, one field literally named so, and always hashes
 /// an empty name.
 pub fn content_hash(value: &serde_json::Value) -> String {
-    let mut text = String::new();
-    write_go_json(&mut text, value);
+    let text = crate::golang::json::marshal(value);
     let digest = hex(&Sha256::digest(text.as_bytes()));
     digest[..10]
         .chars()
@@ -123,51 +122,6 @@ pub fn content_hash(value: &serde_json::Value) -> String {
             c => c,
         })
         .collect()
-}
-
-fn write_go_json(out: &mut String, value: &serde_json::Value) {
-    match value {
-        serde_json::Value::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort();
-            out.push('{');
-            for (i, key) in keys.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_go_string(out, key);
-                out.push(':');
-                write_go_json(out, &map[key]);
-            }
-            out.push('}');
-        }
-        serde_json::Value::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_go_json(out, item);
-            }
-            out.push(']');
-        }
-        serde_json::Value::String(s) => write_go_string(out, s),
-        scalar => out.push_str(&scalar.to_string()),
-    }
-}
-
-fn write_go_string(out: &mut String, s: &str) {
-    let quoted = serde_json::Value::String(s.to_owned()).to_string();
-    for c in quoted.chars() {
-        match c {
-            '<' => out.push_str("\\u003c"),
-            '>' => out.push_str("\\u003e"),
-            '&' => out.push_str("\\u0026"),
-            '\u{2028}' => out.push_str("\\u2028"),
-            '\u{2029}' => out.push_str("\\u2029"),
-            c => out.push(c),
-        }
-    }
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -243,12 +197,5 @@ mod tests {
             content_hash(&json!({"name": "app", "data": {"a": "<b>"}, "kind": "ConfigMap"})),
             "key order does not matter"
         );
-    }
-
-    #[test]
-    fn go_json_escapes_html_characters() {
-        let mut out = String::new();
-        write_go_json(&mut out, &json!({"b": [1, "x&y"], "a": "<"}));
-        assert_eq!(out, r#"{"a":"\u003c","b":[1,"x\u0026y"]}"#);
     }
 }

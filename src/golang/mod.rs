@@ -6,5 +6,6 @@
 pub(crate) mod convert;
 pub mod fmt;
 pub(crate) mod fmtfloat;
+pub mod json;
 pub mod regexp;
 pub(crate) mod strconv;

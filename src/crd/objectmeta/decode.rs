@@ -5,7 +5,6 @@
 //! visited in key order.
 
 use super::gotime::check_rfc3339;
-use crate::golang::fmtfloat::format_float;
 use serde_json::{Map, Value};
 
 /// A Go field type, as far as decoding JSON into it can fail.
@@ -291,22 +290,8 @@ fn non_int64_literal(n: &serde_json::Number) -> Option<String> {
         return None;
     }
     let f = n.as_f64().unwrap_or(f64::NAN);
-    let literal = go_json_float(f);
+    let literal = crate::golang::json::float(f);
     literal.parse::<i64>().is_err().then_some(literal)
-}
-
-/// Go's `encoding/json` text of a float64.
-fn go_json_float(f: f64) -> String {
-    let abs = f.abs();
-    if abs != 0.0 && !(1e-6..1e21).contains(&abs) {
-        let text = format_float(f, 'e', -1);
-        match text.split_once("e-0") {
-            Some((mantissa, exp)) if exp.len() == 1 => format!("{mantissa}e-{exp}"),
-            _ => text,
-        }
-    } else {
-        format_float(f, 'f', -1)
-    }
 }
 
 fn json_kind(v: &Value) -> &'static str {

@@ -2,7 +2,8 @@
 //! into field errors. `path` is always the kube-openapi path (`spec.a`, `spec.l[0]`,
 //! map keys dotted); messages print it as is and `body` is literal.
 
-use crate::crd::field_error::{go_json, ErrorType, FieldError};
+use crate::crd::field_error::{ErrorType, FieldError};
+use crate::golang::json::marshal as go_json;
 use crate::golang::strconv::quote;
 use serde_json::Value;
 
