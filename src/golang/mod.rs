@@ -9,3 +9,4 @@ pub(crate) mod fmtfloat;
 pub mod json;
 pub mod regexp;
 pub(crate) mod strconv;
+pub mod time;

@@ -62,7 +62,7 @@ pub(crate) const FUNCS: Table = &[
         "durationRound",
         f(&[P::Any], |_, a| {
             let d = match a.v(0) {
-                Value::Str(s) => parse_duration(&s).unwrap_or(0),
+                Value::Str(s) => crate::golang::time::parse_duration(&s).unwrap_or(0),
                 Value::Int64(i) => i,
                 _ => 0,
             };
@@ -176,52 +176,6 @@ fn duration_string(ns: i64) -> String {
     format!("{sign}{out}")
 }
 
-/// Go's `time.ParseDuration`.
-fn parse_duration(s: &str) -> Option<i64> {
-    let (neg, mut rest) = match s.as_bytes().first() {
-        Some(b'-') => (true, &s[1..]),
-        Some(b'+') => (false, &s[1..]),
-        _ => (false, s),
-    };
-    if rest == "0" {
-        return Some(0);
-    }
-    if rest.is_empty() {
-        return None;
-    }
-    let mut total: f64 = 0.0;
-    while !rest.is_empty() {
-        let num_end = rest
-            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-            .unwrap_or(rest.len());
-        let num = &rest[..num_end];
-        if num.is_empty() || num == "." {
-            return None;
-        }
-        let value: f64 = num.parse().ok()?;
-        rest = &rest[num_end..];
-        let unit_end = rest
-            .find(|c: char| c.is_ascii_digit() || c == '.')
-            .unwrap_or(rest.len());
-        let unit = match &rest[..unit_end] {
-            "ns" => 1.0,
-            "us" | "µs" | "μs" => 1e3,
-            "ms" => 1e6,
-            "s" => 1e9,
-            "m" => 60e9,
-            "h" => 3600e9,
-            _ => return None,
-        };
-        rest = &rest[unit_end..];
-        total += value * unit;
-    }
-    if total >= -(i64::MIN as f64) {
-        return None;
-    }
-    let t = total as i64;
-    Some(if neg { -t } else { t })
-}
-
 /// Sprig's `durationRound`.
 fn duration_round(d: i64) -> String {
     let u = d.unsigned_abs();
@@ -267,9 +221,15 @@ mod tests {
         assert_eq!(duration_string(0), "0s");
         assert_eq!(duration_string(1_500_000), "1.5ms");
         assert_eq!(duration_string(-90_000_000_000), "-1m30s");
-        assert_eq!(parse_duration("1h30m"), Some(5_400_000_000_000));
-        assert_eq!(parse_duration("1.5s"), Some(1_500_000_000));
-        assert_eq!(parse_duration("x"), None);
+        assert_eq!(
+            crate::golang::time::parse_duration("1h30m"),
+            Some(5_400_000_000_000)
+        );
+        assert_eq!(
+            crate::golang::time::parse_duration("1.5s"),
+            Some(1_500_000_000)
+        );
+        assert_eq!(crate::golang::time::parse_duration("x"), None);
         assert_eq!(duration_round(5_400_000_000_000), "1h");
         assert_eq!(duration_round(0), "0s");
     }

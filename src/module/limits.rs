@@ -25,47 +25,14 @@ impl Default for Limits {
     }
 }
 
-/// Go's `time.ParseDuration`, for positive durations: a sequence of decimal numbers, each
-/// with an optional fraction and a unit (`ns`, `us`, `µs`, `ms`, `s`, `m`, `h`).
+/// Go's `time.ParseDuration`, for durations that are not negative.
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
-    let invalid = || format!("invalid duration {text:?} (examples: 500ms, 2s, 1m30s)");
-    let mut rest = text.strip_prefix('+').unwrap_or(text);
-    if rest == "0" {
-        return Ok(Duration::ZERO);
+    match crate::golang::time::parse_duration(text) {
+        Some(nanos) if nanos >= 0 => Ok(Duration::from_nanos(nanos.unsigned_abs())),
+        _ => Err(format!(
+            "invalid duration {text:?} (examples: 500ms, 2s, 1m30s)"
+        )),
     }
-    if rest.is_empty() {
-        return Err(invalid());
-    }
-    let mut total: f64 = 0.0;
-    while !rest.is_empty() {
-        let number_len = rest
-            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-            .ok_or_else(invalid)?;
-        let (number, after) = rest.split_at(number_len);
-        if number.is_empty() || number == "." || number.matches('.').count() > 1 {
-            return Err(invalid());
-        }
-        let unit_len = after
-            .find(|c: char| c.is_ascii_digit() || c == '.')
-            .unwrap_or(after.len());
-        let (unit, after) = after.split_at(unit_len);
-        let nanos_per_unit = match unit {
-            "ns" => 1.0,
-            "us" | "µs" | "μs" => 1e3,
-            "ms" => 1e6,
-            "s" => 1e9,
-            "m" => 60e9,
-            "h" => 3600e9,
-            _ => return Err(invalid()),
-        };
-        let value: f64 = number.parse().map_err(|_| invalid())?;
-        total += value * nanos_per_unit;
-        rest = after;
-    }
-    if !total.is_finite() || total > u64::MAX as f64 {
-        return Err(invalid());
-    }
-    Ok(Duration::from_nanos(total.round() as u64))
 }
 
 /// A Kubernetes resource quantity as a whole number of bytes, rounded up like

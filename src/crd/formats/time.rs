@@ -56,7 +56,7 @@ pub(super) fn is_date_time(s: &str) -> bool {
 /// `strfmt.ParseDuration`: Go's `time.ParseDuration`, else any `<int><unit>` pieces
 /// with Scala-style unit names found anywhere in the text.
 pub(super) fn is_duration(s: &str) -> bool {
-    go_parse_duration(s) || scala_duration(s)
+    crate::golang::time::parse_duration(s).is_some() || scala_duration(s)
 }
 
 fn scala_duration(s: &str) -> bool {
@@ -91,90 +91,4 @@ fn scala_duration(s: &str) -> bool {
         });
     }
     matched
-}
-
-/// Go's `time.ParseDuration` accepts `s`: `[-+]?([0-9]*(\.[0-9]*)?[a-z]+)+` with Go's
-/// units, or `0`, and no overflow past 2^63 nanoseconds.
-fn go_parse_duration(s: &str) -> bool {
-    let (neg, mut s) = match s.as_bytes().first() {
-        Some(b'-') => (true, &s[1..]),
-        Some(b'+') => (false, &s[1..]),
-        _ => (false, s),
-    };
-    if s == "0" {
-        return true;
-    }
-    if s.is_empty() {
-        return false;
-    }
-    const LIMIT: u64 = 1 << 63;
-    let mut total: u64 = 0;
-    while !s.is_empty() {
-        let b = s.as_bytes();
-        if !(b[0] == b'.' || b[0].is_ascii_digit()) {
-            return false;
-        }
-        let int_len = b.iter().take_while(|c| c.is_ascii_digit()).count();
-        let Some(mut v) = leading_int(&b[..int_len]) else {
-            return false;
-        };
-        s = &s[int_len..];
-        let (mut frac, mut scale, mut frac_len) = (0u64, 1f64, 0);
-        if let Some(rest) = s.strip_prefix('.') {
-            frac_len = rest.bytes().take_while(u8::is_ascii_digit).count();
-            let mut overflow = false;
-            for d in rest[..frac_len].bytes() {
-                if overflow || frac > (LIMIT - 1) / 10 {
-                    overflow = true;
-                    continue;
-                }
-                frac = frac * 10 + u64::from(d - b'0');
-                scale *= 10.0;
-            }
-            s = &rest[frac_len..];
-        }
-        if int_len == 0 && frac_len == 0 {
-            return false;
-        }
-        let unit_len = s
-            .bytes()
-            .take_while(|c| *c != b'.' && !c.is_ascii_digit())
-            .count();
-        let unit: u64 = match &s[..unit_len] {
-            "ns" => 1,
-            "us" | "µs" | "μs" => 1_000,
-            "ms" => 1_000_000,
-            "s" => 1_000_000_000,
-            "m" => 60_000_000_000,
-            "h" => 3_600_000_000_000,
-            _ => return false,
-        };
-        s = &s[unit_len..];
-        if v > LIMIT / unit {
-            return false;
-        }
-        v *= unit;
-        if frac > 0 {
-            v += (frac as f64 * (unit as f64 / scale)) as u64;
-            if v > LIMIT {
-                return false;
-            }
-        }
-        total += v;
-        if total > LIMIT {
-            return false;
-        }
-    }
-    neg || total < LIMIT
-}
-
-/// Go's `leadingInt` on a run of digits: `None` past 2^63.
-fn leading_int(digits: &[u8]) -> Option<u64> {
-    digits.iter().try_fold(0u64, |x, &d| {
-        if x > (1 << 63) / 10 {
-            return None;
-        }
-        let x = x * 10 + u64::from(d - b'0');
-        (x <= 1 << 63).then_some(x)
-    })
 }
