@@ -151,34 +151,21 @@ impl Call {
             }
             UseCase::Authn => {
                 check_type(&response, api_version, kind)?;
-                let status = response.get("status");
-                let granted =
-                    status.and_then(|s| s.get("authenticated")) == Some(&Value::Bool(true));
-                let why = status
-                    .and_then(|s| s.get("error"))
-                    .and_then(Value::as_str)
-                    .filter(|e| !e.is_empty())
-                    .unwrap_or("without explanation");
-                Ok(Answer {
-                    refusal: (!granted).then(|| format!("did not authenticate the token: {why}")),
-                    patched: None,
+                Ok(Answer::from_status(
                     response,
-                })
+                    "authenticated",
+                    "error",
+                    "did not authenticate the token",
+                ))
             }
             UseCase::Authz => {
                 check_type(&response, api_version, kind)?;
-                let status = response.get("status");
-                let granted = status.and_then(|s| s.get("allowed")) == Some(&Value::Bool(true));
-                let why = status
-                    .and_then(|s| s.get("reason"))
-                    .and_then(Value::as_str)
-                    .filter(|e| !e.is_empty())
-                    .unwrap_or("without explanation");
-                Ok(Answer {
-                    refusal: (!granted).then(|| format!("did not authorize the request: {why}")),
-                    patched: None,
+                Ok(Answer::from_status(
                     response,
-                })
+                    "allowed",
+                    "reason",
+                    "did not authorize the request",
+                ))
             }
         }
     }
@@ -196,6 +183,23 @@ pub struct Answer {
 }
 
 impl Answer {
+    /// A TokenReview or SubjectAccessReview answer: granted when `status.<granted>` is
+    /// true, else refused with `status.<reason>`.
+    fn from_status(response: Value, granted: &str, reason: &str, refused: &str) -> Answer {
+        let status = response.get("status");
+        let is_granted = status.and_then(|s| s.get(granted)) == Some(&Value::Bool(true));
+        let why = status
+            .and_then(|s| s.get(reason))
+            .and_then(Value::as_str)
+            .filter(|e| !e.is_empty())
+            .unwrap_or("without explanation");
+        Answer {
+            refusal: (!is_granted).then(|| format!("{refused}: {why}")),
+            patched: None,
+            response,
+        }
+    }
+
     fn from_decision(response: Value, decision: Decision) -> Answer {
         match decision {
             Decision::Allowed(patched) => Answer {
