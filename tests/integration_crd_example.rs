@@ -12,7 +12,7 @@
 mod common;
 
 use common::{
-    kadmit_bin, require_python_yaml, require_tool, run, rust_yaml_docs, write, yaml_docs, Ran,
+    kadmit_bin, require_python_yaml, require_tool, run, rust_yaml_docs, write, yaml_docs,
 };
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -136,29 +136,6 @@ fn leaves(doc: &Value, at: String, out: &mut BTreeMap<String, Value>) {
             out.insert(at, doc.clone());
         }
     }
-}
-
-fn kustomize_plugin_home() -> tempfile::TempDir {
-    let home = tempfile::tempdir().unwrap();
-    run(
-        Command::new(kadmit_bin())
-            .arg("install-plugins")
-            .arg(home.path()),
-        None,
-    )
-    .expect_success();
-    home
-}
-
-fn kubectl_kustomize(dir: &Path, home: &Path) -> Ran {
-    run(
-        Command::new("kubectl")
-            .args(["kustomize", "--enable-alpha-plugins"])
-            .arg(dir)
-            .env("KUSTOMIZE_PLUGIN_HOME", home)
-            .env("TMPDIR", home),
-        None,
-    )
 }
 
 /// expected.yaml is the valid Databases with their defaults: every field they set is kept,
@@ -319,8 +296,8 @@ fn example_through_kustomize() {
     if !require_tool("kubectl") || !require_python_yaml() {
         return;
     }
-    let home = kustomize_plugin_home();
-    let built = kubectl_kustomize(&example(), home.path()).expect_success();
+    let home = common::plugin_home(&[]);
+    let built = common::kubectl_kustomize(&example(), home.path()).expect_success();
     assert_expected(
         &yaml_docs(&built.stdout),
         &yaml_docs(&read("expected.yaml")),
@@ -414,8 +391,8 @@ fn invalid_databases_fail_the_kustomize_build() {
     }
     kustomization.push_str("transformers:\n- admission.yaml\n");
     write(&dir, "kustomization.yaml", &kustomization);
-    let home = kustomize_plugin_home();
-    let ran = kubectl_kustomize(&dir, home.path());
+    let home = common::plugin_home(&[]);
+    let ran = common::kubectl_kustomize(&dir, home.path());
     assert!(!ran.success(), "{}", ran.describe());
     assert_eq!(ran.stdout, "", "{}", ran.describe());
     assert!(

@@ -40,18 +40,6 @@ fn input_order() -> Vec<String> {
         .collect()
 }
 
-fn plugin_home() -> tempfile::TempDir {
-    let home = tempfile::tempdir().unwrap();
-    run(
-        Command::new(kadmit_bin())
-            .arg("install-plugins")
-            .arg(home.path()),
-        None,
-    )
-    .expect_success();
-    home
-}
-
 /// `--exec` for kpt: kadmit's path, quoted for kpt's shell-like splitting, then `transform`.
 fn exec_transform() -> String {
     format!(
@@ -175,7 +163,7 @@ fn example_through_kustomize() {
     if !require_tool("kubectl") || !require_python_yaml() {
         return;
     }
-    let home = plugin_home();
+    let home = common::plugin_home(&[]);
     let built = run(
         Command::new("kubectl")
             .args(["kustomize", "--enable-alpha-plugins"])

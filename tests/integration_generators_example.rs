@@ -120,34 +120,6 @@ fn pipeline() -> Ran {
     )
 }
 
-/// A plugin home written by `kadmit install-plugins HOME --plugin-dir <abs plugins>`.
-fn plugin_home() -> tempfile::TempDir {
-    let home = tempfile::tempdir().unwrap();
-    run(
-        Command::new(kadmit_bin())
-            .arg("install-plugins")
-            .arg(home.path())
-            .arg("--plugin-dir")
-            .arg(plugins()),
-        None,
-    )
-    .expect_success();
-    home
-}
-
-/// `KUSTOMIZE_PLUGIN_HOME=<home> kubectl kustomize --enable-alpha-plugins <dir>`.
-fn kustomize_build(home: &Path, dir: &Path) -> Ran {
-    run(
-        Command::new("kubectl")
-            .args(["kustomize", "--enable-alpha-plugins"])
-            .arg(dir)
-            .env("KUSTOMIZE_PLUGIN_HOME", home)
-            // kustomize leaves its kust-plugin-config-* files behind when a plugin fails.
-            .env("TMPDIR", home),
-        None,
-    )
-}
-
 /// Copies the directory tree `from` to `to`.
 fn copy_tree(from: &Path, to: &Path) {
     for (relative, bytes) in snapshot(from) {
@@ -297,7 +269,7 @@ fn kustomize_legacy_plugins_build_expected_yaml() {
     if !require_tool("kubectl") || !require_python_yaml() {
         return;
     }
-    let home = plugin_home();
+    let home = common::plugin_home(&[&plugins()]);
     for entry in [
         "team.example.com/v1/commonapp/CommonApp",
         "team.example.com/v1/configbundle/ConfigBundle",
@@ -309,11 +281,11 @@ fn kustomize_legacy_plugins_build_expected_yaml() {
             "{entry} does not pass the plugin root on:\n{script}"
         );
     }
-    let built = kustomize_build(home.path(), &example()).expect_success();
+    let built = common::kubectl_kustomize(&example(), home.path()).expect_success();
     let got = yaml_docs(&built.stdout);
     assert_expected(&got, &yaml_docs(&read("expected.yaml")), &built.describe());
     assert_no_bookkeeping(&got, &built.describe());
-    let again = kustomize_build(home.path(), &example()).expect_success();
+    let again = common::kubectl_kustomize(&example(), home.path()).expect_success();
     assert_eq!(built.stdout, again.stdout, "two builds differ");
 }
 
@@ -363,7 +335,7 @@ fn configbundle_hash_is_kustomizes_config_map_generator_hash() {
     if !require_tool("kubectl") || !require_python_yaml() {
         return;
     }
-    let home = plugin_home();
+    let home = common::plugin_home(&[&plugins()]);
     for case in HASH_CASES {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path();
@@ -439,7 +411,7 @@ fn configbundle_hash_is_kustomizes_config_map_generator_hash() {
         for hash in ["kadmit", "kustomize"] {
             write(dir, "bundle.yaml", &bundle(hash));
             write(dir, "kustomization.yaml", "generators:\n- bundle.yaml\n");
-            let built = kustomize_build(home.path(), dir).expect_success();
+            let built = common::kubectl_kustomize(dir, home.path()).expect_success();
             let docs = yaml_docs(&built.stdout);
             assert_eq!(docs.len(), 1, "{}", built.describe());
             same(
@@ -813,8 +785,8 @@ fn kustomize_generators_then_kadmit_transformer() {
         "kustomization.yaml",
         "generators:\n- apps.yaml\ntransformers:\n- admission.yaml\n",
     );
-    let home = plugin_home();
-    let built = kustomize_build(home.path(), dir).expect_success();
+    let home = common::plugin_home(&[&plugins()]);
+    let built = common::kubectl_kustomize(dir, home.path()).expect_success();
     assert_always_pulled(&yaml_docs(&built.stdout), &built.describe());
 }
 

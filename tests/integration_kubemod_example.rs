@@ -4,32 +4,8 @@
 
 mod common;
 
-use common::{kadmit_bin, require_tool, run};
+use common::require_tool;
 use std::path::Path;
-use std::process::Command;
-
-fn kustomize(dir: &Path, plugin_home: &Path) -> common::Ran {
-    run(
-        Command::new("kubectl")
-            .args(["kustomize", "--enable-alpha-plugins"])
-            .arg(dir)
-            .env("KUSTOMIZE_PLUGIN_HOME", plugin_home)
-            .env("TMPDIR", plugin_home),
-        None,
-    )
-}
-
-fn plugin_home() -> tempfile::TempDir {
-    let home = tempfile::tempdir().unwrap();
-    run(
-        Command::new(kadmit_bin())
-            .arg("install-plugins")
-            .arg(home.path()),
-        None,
-    )
-    .expect_success();
-    home
-}
 
 #[test]
 fn kubemod_readme_examples_through_kustomize() {
@@ -37,8 +13,8 @@ fn kubemod_readme_examples_through_kustomize() {
         return;
     }
     let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/kubemod");
-    let home = plugin_home();
-    let built = kustomize(&example, home.path()).expect_success();
+    let home = common::plugin_home(&[]);
+    let built = common::kubectl_kustomize(&example, home.path()).expect_success();
     let expected = std::fs::read_to_string(example.join("expected.yaml")).unwrap();
     assert_eq!(
         built.stdout, expected,
@@ -61,8 +37,8 @@ fn kubemod_external_ip_rule_fails_the_build() {
         return;
     }
     let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/kubemod/rejected");
-    let home = plugin_home();
-    let built = kustomize(&example, home.path());
+    let home = common::plugin_home(&[]);
+    let built = common::kubectl_kustomize(&example, home.path());
     assert!(!built.success(), "{}", built.describe());
     assert!(built.stdout.is_empty());
     assert!(

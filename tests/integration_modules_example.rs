@@ -30,29 +30,6 @@ fn assert_expected(got: &[Value], expected: &[Value], ran: &str) {
     common::assert_same_documents(got, expected, "examples/modules/expected.yaml", ran);
 }
 
-fn plugin_home() -> tempfile::TempDir {
-    let home = tempfile::tempdir().unwrap();
-    run(
-        Command::new(kadmit_bin())
-            .arg("install-plugins")
-            .arg(home.path()),
-        None,
-    )
-    .expect_success();
-    home
-}
-
-fn kustomize(dir: &Path, home: &Path) -> Ran {
-    run(
-        Command::new("kubectl")
-            .args(["kustomize", "--enable-alpha-plugins"])
-            .arg(dir)
-            .env("KUSTOMIZE_PLUGIN_HOME", home)
-            .env("TMPDIR", home),
-        None,
-    )
-}
-
 fn kpt_eval(target: &str, extra: &[&str], stdin: Option<&[u8]>) -> Ran {
     let exec = format!(
         "{} transform",
@@ -146,8 +123,8 @@ fn example_through_kustomize() {
     if !require_tool("kubectl") || !require_python_yaml() {
         return;
     }
-    let home = plugin_home();
-    let built = kustomize(&example(), home.path()).expect_success();
+    let home = common::plugin_home(&[]);
+    let built = common::kubectl_kustomize(&example(), home.path()).expect_success();
     assert_expected(
         &yaml_docs(&built.stdout),
         &yaml_docs(&read("expected.yaml")),
@@ -160,8 +137,8 @@ fn rejected_example_fails_the_build_with_both_messages() {
     if !require_tool("kubectl") {
         return;
     }
-    let home = plugin_home();
-    let built = kustomize(&example().join("rejected"), home.path());
+    let home = common::plugin_home(&[]);
+    let built = common::kubectl_kustomize(&example().join("rejected"), home.path());
     assert!(
         !built.success(),
         "the build must fail\n{}",

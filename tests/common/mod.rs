@@ -317,6 +317,32 @@ pub fn write_plugin_entry(home: &Path, group: &str, version: &str, kind: &str) -
     path
 }
 
+/// A kustomize plugin home written by `kadmit install-plugins HOME`, with `--plugin-dir`
+/// for each of `plugin_dirs` (their generator kinds get entries too).
+pub fn plugin_home(plugin_dirs: &[&Path]) -> tempfile::TempDir {
+    let home = tempfile::tempdir().unwrap();
+    let mut command = Command::new(kadmit_bin());
+    command.arg("install-plugins").arg(home.path());
+    for dir in plugin_dirs {
+        command.arg("--plugin-dir").arg(dir);
+    }
+    run(&mut command, None).expect_success();
+    home
+}
+
+/// `KUSTOMIZE_PLUGIN_HOME=<home> kubectl kustomize --enable-alpha-plugins <dir>`.
+pub fn kubectl_kustomize(dir: &Path, home: &Path) -> Ran {
+    run(
+        Command::new("kubectl")
+            .args(["kustomize", "--enable-alpha-plugins"])
+            .arg(dir)
+            .env("KUSTOMIZE_PLUGIN_HOME", home)
+            // kustomize leaves its kust-plugin-config-* files behind when a plugin fails.
+            .env("TMPDIR", home),
+        None,
+    )
+}
+
 /// Quotes `s` for a POSIX-shell-like splitter (kpt's `--exec`, kustomize's `argsOneLiner`).
 pub fn shell_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', r"'\''"))
