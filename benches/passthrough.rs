@@ -155,9 +155,9 @@ fn row(label: &str, input_bytes: usize, s: &Sample) {
 
 /// Where pass-through time goes, phase by phase, on one corpus.
 fn phases(input: &str, reps: usize) {
-    use kadmit::io::compose::compose;
-    use kadmit::io::emit::write_document;
-    use kadmit::io::split::split_documents;
+    use kadmit_yaml::compose::compose;
+    use kadmit_yaml::emit::write_document;
+    use kadmit_yaml::split::split_documents;
     use serde_json::Value;
 
     let n = input.len();

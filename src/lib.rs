@@ -8,8 +8,6 @@ pub mod diagnostic;
 pub mod engines;
 pub mod gatekeeper;
 pub mod generator;
-pub mod golang;
-pub mod gotmpl;
 pub mod install;
 pub mod io;
 pub mod kubemod;

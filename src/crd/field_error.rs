@@ -134,11 +134,11 @@ pub fn render_value(value: &Value) -> String {
     match value {
         Value::Bool(b) => b.to_string(),
         Value::Number(n) if n.is_f64() => {
-            crate::golang::fmt::format_float(n.as_f64().unwrap_or_default())
+            kadmit_go::fmt::format_float(n.as_f64().unwrap_or_default())
         }
         Value::Number(n) => n.to_string(),
-        Value::String(s) => crate::golang::strconv::quote(s, false),
-        _ => crate::golang::json::marshal(value),
+        Value::String(s) => kadmit_go::strconv::quote(s, false),
+        _ => kadmit_go::json::marshal(value),
     }
 }
 
@@ -153,7 +153,7 @@ mod tests {
         assert_eq!(render_value(&json!(1.5)), "1.5");
         assert_eq!(render_value(&json!("a\"b")), "\"a\\\"b\"");
         assert_eq!(
-            crate::golang::json::marshal(&json!({"b": 1.0, "a": [1e21, 1e-7, "<x>"]})),
+            kadmit_go::json::marshal(&json!({"b": 1.0, "a": [1e21, 1e-7, "<x>"]})),
             r#"{"a":[1e+21,1e-7,"\u003cx\u003e"],"b":1}"#
         );
     }

@@ -344,7 +344,7 @@ pub fn crd_warnings(crd: &Value) -> Vec<String> {
         .map(|f| {
             format!(
                 "unrecognized format {}",
-                crate::golang::strconv::quote(f, false)
+                kadmit_go::strconv::quote(f, false)
             )
         })
         .collect()

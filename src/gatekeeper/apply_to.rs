@@ -3,7 +3,7 @@
 
 use super::matching::{expect_map, restore_error, string_list};
 use super::Gvk;
-use crate::golang::strconv::quote;
+use kadmit_go::strconv::quote;
 use serde_json::Value;
 
 /// One `applyTo` entry. `operations: None` (omitted) covers every supported operation.

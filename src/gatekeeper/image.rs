@@ -3,8 +3,8 @@
 //! The split is deliberately cruder than docker's reference grammar; the validation keeps
 //! assigned parts from leaking into their neighbours on the next split.
 
-use crate::golang::regexp;
-use crate::golang::strconv::quote;
+use kadmit_go::regexp;
+use kadmit_go::strconv::quote;
 use regex::Regex;
 use std::fmt;
 use std::sync::LazyLock;

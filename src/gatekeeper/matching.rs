@@ -4,7 +4,7 @@
 use super::selector::{labels_of, LabelSelector, Selector};
 use super::values::go_type_name;
 use super::{wildcard, Gvk};
-use crate::golang::strconv::quote;
+use kadmit_go::strconv::quote;
 use serde_json::{Map, Value};
 
 /// A decoded `spec.match`. The default matches everything.

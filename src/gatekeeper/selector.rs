@@ -4,7 +4,7 @@
 
 use super::matching::{expect_map, restore_error, string_list, string_of};
 use crate::crd::objectmeta::{label_value_errors, qualified_name_errors};
-use crate::golang::strconv::quote;
+use kadmit_go::strconv::quote;
 use serde_json::{Map, Value};
 
 /// A label selector as written: decoded, not yet validated.

@@ -64,7 +64,7 @@ fn json_of(value: &Value) -> TeraResult<serde_json::Value> {
 /// Block YAML as kadmit writes it, without the final newline (so `indent` can follow).
 fn to_yaml(value: &Value, _: Kwargs, _: &State) -> TeraResult<String> {
     let mut out = String::new();
-    crate::io::emit::write_document(&mut out, &json_of(value)?);
+    kadmit_yaml::emit::write_document(&mut out, &json_of(value)?);
     out.truncate(out.trim_end_matches('\n').len());
     Ok(out)
 }
@@ -109,7 +109,7 @@ fn content_hash_filter(value: &Value, _: Kwargs, _: &State) -> TeraResult<String
 /// with `yaml.Lookup("metadata/name")`, one field literally named so, and always hashes
 /// an empty name.
 pub fn content_hash(value: &serde_json::Value) -> String {
-    let text = crate::golang::json::marshal(value);
+    let text = kadmit_go::json::marshal(value);
     let digest = hex(&Sha256::digest(text.as_bytes()));
     digest[..10]
         .chars()

@@ -1,9 +1,9 @@
 //! Turns input bytes into documents the way kubectl reads them: YAML (1.1 scalars) or a
 //! JSON stream, `---` separators with kubectl's rules, empty and null documents skipped.
 
-use super::compose::compose;
-use super::json::decode_json_stream;
-use super::split::split_documents;
+use kadmit_yaml::compose::compose;
+use kadmit_yaml::json::decode_json_stream;
+use kadmit_yaml::split::split_documents;
 use crate::diagnostic::Diagnostic;
 use crate::resource::Origin;
 use serde_json::Value;

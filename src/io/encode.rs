@@ -1,7 +1,7 @@
 //! Output encoders: a YAML stream, a JSON `v1 List`, or a KRM `ResourceList`. Output is
 //! built in memory and written only when the run succeeds (nothing partial on stdout).
 
-use super::emit::{write_document, write_sequence_item};
+use kadmit_yaml::emit::{write_document, write_sequence_item};
 use serde_json::Value;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

@@ -34,7 +34,7 @@ pub enum MatchFor {
 }
 
 /// One compiled `spec.match[]` item. Compile `match_regex` with
-/// [`crate::golang::regexp::compile`] so that `\w`, `\d`, `\s` keep Go's ASCII meaning.
+/// [`kadmit_go::regexp::compile`] so that `\w`, `\d`, `\s` keep Go's ASCII meaning.
 #[derive(Debug)]
 pub struct MatchItem {
     pub select: Select,
@@ -182,9 +182,9 @@ mod tests {
         );
         let mut all = item("$.spec.containers[*].image");
         all.match_for = MatchFor::All;
-        all.match_regex = Some(crate::golang::regexp::compile("^nginx").expect("regex"));
+        all.match_regex = Some(kadmit_go::regexp::compile("^nginx").expect("regex"));
         assert!(!is_match(std::slice::from_ref(&all), &doc()));
-        all.match_regex = Some(crate::golang::regexp::compile("i").expect("regex"));
+        all.match_regex = Some(kadmit_go::regexp::compile("i").expect("regex"));
         assert!(is_match(&[all], &doc()));
     }
 

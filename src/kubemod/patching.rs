@@ -5,13 +5,13 @@
 use super::rule::{ModRule, PatchItem, PatchOpKind};
 use super::select::{path_from_key_parts, KeyPart};
 use super::value::typed_value;
-use crate::gotmpl::Data;
+use kadmit_gotmpl::Data;
 use crate::patch::Op;
 use serde_json::Value;
 use std::rc::Rc;
 
 /// The ops of `rule` for `doc`, or why the rule cannot be applied to it. `levels` is at
-/// least the document's [`crate::gotmpl::nesting`].
+/// least the document's [`kadmit_gotmpl::nesting`].
 pub fn calculate_patch(
     rule: &ModRule,
     doc: &Rc<Value>,
@@ -70,7 +70,7 @@ fn build_op(
             let selected = match selected {
                 Value::Null => Data::Nil,
                 value => {
-                    let levels = crate::gotmpl::nesting(&value);
+                    let levels = kadmit_gotmpl::nesting(&value);
                     Data::Shared(Rc::new(value), levels)
                 }
             };

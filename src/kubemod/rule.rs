@@ -4,7 +4,7 @@
 use super::matching::{MatchFor, MatchItem};
 use super::select::{self, PlaceholderSelect};
 use crate::diagnostic::Diagnostic;
-use crate::gotmpl::{self, Template};
+use kadmit_gotmpl::Template;
 use crate::resource::Resource;
 use regex::Regex;
 use serde_json::Value;
@@ -89,7 +89,7 @@ fn string_field(value: Option<&Value>) -> Result<Option<String>, String> {
         Some(Value::String(s)) => Ok(Some(s.clone())),
         Some(Value::Bool(b)) => Ok(Some(b.to_string())),
         Some(Value::Number(n)) if n.is_i64() || n.is_u64() => Ok(Some(n.to_string())),
-        Some(Value::Number(n)) => Ok(Some(crate::golang::fmt::format_float(
+        Some(Value::Number(n)) => Ok(Some(kadmit_go::fmt::format_float(
             n.as_f64().unwrap_or(0.0),
         ))),
         Some(other) => Err(format!(
@@ -150,7 +150,7 @@ pub fn compile(resource: &Resource) -> Result<ModRule, Vec<Diagnostic>> {
 
     let operations = compile_operations(&spec, &mut check);
     let target_namespace_regex = match string_field(spec.get("targetNamespaceRegex")) {
-        Ok(Some(text)) if !text.is_empty() => match crate::golang::regexp::compile(&text) {
+        Ok(Some(text)) if !text.is_empty() => match kadmit_go::regexp::compile(&text) {
             Ok(re) => Some(re),
             Err(e) => {
                 check.fail(
@@ -177,7 +177,7 @@ pub fn compile(resource: &Resource) -> Result<ModRule, Vec<Diagnostic>> {
                     "rejectMessage is only allowed on Reject rules",
                 );
             }
-            match gotmpl::parse("rejectMessage", &text) {
+            match kadmit_gotmpl::parse("rejectMessage", &text) {
                 Ok(t) => Some(t),
                 Err(e) => {
                     check.fail("spec.rejectMessage", e.to_string());
@@ -291,7 +291,7 @@ fn compile_matches(spec: &Value, check: &mut Check) -> Vec<MatchItem> {
             Some(_) => check.fail(field("matchValues"), "must be a list of strings"),
         }
         let match_regex = match string_field(item.get("matchRegex")) {
-            Ok(Some(text)) => match crate::golang::regexp::compile(&text) {
+            Ok(Some(text)) => match kadmit_go::regexp::compile(&text) {
                 Ok(re) => Some(re),
                 Err(e) => {
                     check.fail(
@@ -409,7 +409,7 @@ fn compile_patches(spec: &Value, rule_type: Option<RuleType>, check: &mut Check)
         };
         let template_name = path.clone().unwrap_or_default();
         let value = match string_field(item.get("value")) {
-            Ok(Some(text)) => match gotmpl::parse(&template_name, &preprocess_template(&text)) {
+            Ok(Some(text)) => match kadmit_gotmpl::parse(&template_name, &preprocess_template(&text)) {
                 Ok(t) => Some(t),
                 Err(e) => {
                     check.fail(field("value"), e.to_string());

@@ -6,7 +6,6 @@ use super::matching::item_outcome;
 use super::patching::calculate_patch;
 use super::rule::{ModRule, RuleType};
 use super::select::Outcome;
-use crate::gotmpl;
 use crate::patch::{self, Op};
 use serde_json::{json, Map, Value};
 use std::borrow::Cow;
@@ -186,7 +185,7 @@ impl Store {
                 for rule in matched {
                     any_matched = true;
                     let label = rule.label();
-                    let bound = *levels.get_or_insert_with(|| gotmpl::nesting(&working));
+                    let bound = *levels.get_or_insert_with(|| kadmit_gotmpl::nesting(&working));
                     let ops = match calculate_patch(rule, &working, bound, request.namespace) {
                         Ok(ops) => ops,
                         Err(e) => {
@@ -211,7 +210,7 @@ impl Store {
             *doc = Rc::try_unwrap(working).unwrap_or_else(|shared| (*shared).clone());
         });
         if any_matched {
-            if let Some(text) = annotation.and_then(|copy| gotmpl::marshal_json(&copy).ok()) {
+            if let Some(text) = annotation.and_then(|copy| kadmit_gotmpl::marshal_json(&copy).ok()) {
                 set_annotation(doc, LAST_APPLIED, text);
             }
         }
@@ -258,7 +257,7 @@ impl Store {
 fn added_levels(op: &Op) -> usize {
     match op {
         Op::Add { path, value } | Op::Replace { path, value } => {
-            path.matches('/').count() + gotmpl::nesting(value)
+            path.matches('/').count() + kadmit_gotmpl::nesting(value)
         }
         Op::Remove { .. } => 0,
     }

@@ -2,8 +2,8 @@
 //! `sigs.k8s.io/yaml.YAMLToJSON`, go-yaml v2, YAML 1.1. `'8080'` is a number,
 //! `'"8080"'` a string, `yes` a boolean, empty text null; only the first document counts.
 
-use crate::io::compose::compose;
-use crate::io::scalar::{resolve_plain, Resolved};
+use kadmit_yaml::compose::compose;
+use kadmit_yaml::scalar::{resolve_plain, Resolved};
 use serde_json::Value;
 
 pub fn typed_value(text: &str) -> Result<Value, String> {

@@ -27,7 +27,7 @@ impl Default for Limits {
 
 /// Go's `time.ParseDuration`, for durations that are not negative.
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
-    match crate::golang::time::parse_duration(text) {
+    match kadmit_go::time::parse_duration(text) {
         Some(nanos) if nanos >= 0 => Ok(Duration::from_nanos(nanos.unsigned_abs())),
         _ => Err(format!(
             "invalid duration {text:?} (examples: 500ms, 2s, 1m30s)"

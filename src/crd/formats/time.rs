@@ -56,7 +56,7 @@ pub(super) fn is_date_time(s: &str) -> bool {
 /// `strfmt.ParseDuration`: Go's `time.ParseDuration`, else any `<int><unit>` pieces
 /// with Scala-style unit names found anywhere in the text.
 pub(super) fn is_duration(s: &str) -> bool {
-    crate::golang::time::parse_duration(s).is_some() || scala_duration(s)
+    kadmit_go::time::parse_duration(s).is_some() || scala_duration(s)
 }
 
 fn scala_duration(s: &str) -> bool {

@@ -290,7 +290,7 @@ fn non_int64_literal(n: &serde_json::Number) -> Option<String> {
         return None;
     }
     let f = n.as_f64().unwrap_or(f64::NAN);
-    let literal = crate::golang::json::float(f);
+    let literal = kadmit_go::json::float(f);
     literal.parse::<i64>().is_err().then_some(literal)
 }
 

@@ -7,7 +7,7 @@ use super::values::{
     deep_equal, enum_matches, float_value, go_int64, go_number_text, is_json_integer, Kind,
 };
 use super::{Segment, Walk};
-use crate::golang::fmt::format_float;
+use kadmit_go::fmt::format_float;
 use serde_json::{Map, Value};
 use std::cmp::Ordering;
 

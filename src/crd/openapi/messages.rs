@@ -3,8 +3,8 @@
 //! map keys dotted); messages print it as is and `body` is literal.
 
 use crate::crd::field_error::{ErrorType, FieldError};
-use crate::golang::json::marshal as go_json;
-use crate::golang::strconv::quote;
+use kadmit_go::json::marshal as go_json;
+use kadmit_go::strconv::quote;
 use serde_json::Value;
 
 /// The field of an error named by kube-openapi path `path`: one leading `.` dropped, the

@@ -15,7 +15,7 @@ mod values;
 
 use crate::crd::field_error::FieldError;
 use crate::crd::schema::Schema;
-use crate::golang::strconv::quote;
+use kadmit_go::strconv::quote;
 use node::Node;
 use serde_json::Value;
 use std::collections::HashSet;

@@ -13,7 +13,7 @@ impl Pattern {
     pub fn new(source: &str) -> Pattern {
         let compiled = match go_syntax_error(source) {
             Some(err) => Err(err),
-            None => crate::golang::regexp::compile(&rewrite_go_syntax(source)).map_err(|e| {
+            None => kadmit_go::regexp::compile(&rewrite_go_syntax(source)).map_err(|e| {
                 format!(
                     "error parsing regexp: {}",
                     rust_error_summary(&e.to_string())

@@ -113,7 +113,7 @@ pub(super) fn is_json_integer(f: f64) -> bool {
 pub(super) fn go_number_text(n: &Number) -> String {
     match number_kind(n) {
         Kind::Int(i) => i.to_string(),
-        Kind::Float(f) => crate::golang::fmt::format_float(f),
+        Kind::Float(f) => kadmit_go::fmt::format_float(f),
         _ => unreachable!("a number is int64 or float64"),
     }
 }

@@ -38,7 +38,7 @@ pub fn forbidden(path: String, detail: impl Into<String>) -> FieldError {
 pub fn not_supported(path: String, value: &str, valid: &[&str]) -> FieldError {
     let quoted: Vec<String> = valid
         .iter()
-        .map(|v| crate::golang::strconv::quote(v, false))
+        .map(|v| kadmit_go::strconv::quote(v, false))
         .collect();
     FieldError::new(
         ErrorType::NotSupported,

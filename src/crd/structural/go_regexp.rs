@@ -4,7 +4,7 @@
 //! things Go rejects and the crate accepts are checked first: stacked repetition operators
 //! (`a**`) and repeat counts above 1000.
 
-use crate::golang::regexp;
+use kadmit_go::regexp;
 
 /// `None` when `pattern` compiles, else Go's error message.
 pub fn compile_error(pattern: &str) -> Option<String> {

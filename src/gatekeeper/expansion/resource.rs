@@ -4,8 +4,8 @@
 use super::template::Template;
 use crate::gatekeeper::values::go_type_name;
 use crate::gatekeeper::Gvk;
-use crate::golang::fmt::format_value;
-use crate::golang::strconv::quote;
+use kadmit_go::fmt::format_value;
+use kadmit_go::strconv::quote;
 use serde_json::{Map, Value};
 
 /// The resultant of `generator` under `template`: a copy of the map at `templateSource`

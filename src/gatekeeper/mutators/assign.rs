@@ -110,7 +110,7 @@ fn check_keyed_list_value(
     if !value.is_object() {
         return Err(format!(
             "invalid value: `{}`, only objects can be added to keyed lists",
-            crate::golang::fmt::format_value(value)
+            kadmit_go::fmt::format_value(value)
         ));
     }
     match value.get(key_field) {
@@ -122,7 +122,7 @@ fn check_keyed_list_value(
                 KeyValue::Int(i) => i.to_string(),
             },
             actual
-                .map(crate::golang::fmt::format_value)
+                .map(kadmit_go::fmt::format_value)
                 .unwrap_or_else(|| "<nil>".into())
         )),
     }

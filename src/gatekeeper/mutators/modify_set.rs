@@ -7,7 +7,7 @@ use crate::gatekeeper::edits::Written;
 use crate::gatekeeper::path::Node;
 use crate::gatekeeper::values::{self, go_type_name};
 use crate::gatekeeper::walk::Setter;
-use crate::golang::fmt::format_value;
+use kadmit_go::fmt::format_value;
 use serde_json::{Map, Value};
 
 pub struct ModifySet {

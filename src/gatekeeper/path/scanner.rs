@@ -1,7 +1,7 @@
 //! The location-path tokenizer (`pkg/mutation/path/token/scanner.go`).
 
 use super::ErrorKind;
-use crate::golang::strconv::quote;
+use kadmit_go::strconv::quote;
 use std::fmt;
 use std::iter::Peekable;
 use std::str::Chars;

@@ -2,7 +2,7 @@
 //! whether the object already has a prefix of the location.
 
 use super::{parse, Path};
-use crate::golang::strconv::quote;
+use kadmit_go::strconv::quote;
 use serde_json::Value;
 use std::collections::BTreeMap;
 

@@ -11,8 +11,8 @@ use serde_json::Value;
 use super::ast::{Ambiguous, Entry, Node, Path, Pattern, Plain, Root, Segment};
 use super::ops;
 use super::value::{Val, View};
-use crate::golang::convert::float_to_int;
-use crate::golang::strconv::{atoi, quote};
+use kadmit_go::convert::float_to_int;
+use kadmit_go::strconv::{atoi, quote};
 
 /// One wildcard key of a match: an array index or object key, or for `..` the whole
 /// relative path from where the descent started.
@@ -92,7 +92,7 @@ pub(crate) fn eval<'a>(node: &Node, ctx: Ctx<'_, 'a>) -> Result<Val<'a>, String>
                 Pattern::Compiled(re) => re.is_match(&text),
                 Pattern::Dynamic(p) => {
                     let source = eval(p, ctx)?.format();
-                    crate::golang::regexp::compile(&source)
+                    kadmit_go::regexp::compile(&source)
                         .map_err(|e| e.to_string())?
                         .is_match(&text)
                 }

@@ -11,7 +11,7 @@ use std::cmp::Ordering;
 use super::ast::{Func, InfixOp, PrefixOp};
 use super::date;
 use super::value::{deep_equal, Val, View};
-use crate::golang::convert::{float_to_int, float_to_uint};
+use kadmit_go::convert::{float_to_int, float_to_uint};
 
 type R<'a> = Result<Val<'a>, String>;
 

@@ -18,7 +18,7 @@ use super::eval::eval_detached;
 use super::lexer::{Lexer, Tok, Token};
 use super::value::Val;
 use super::Dialect;
-use crate::golang::strconv::{atoi, parse_float, unquote, FloatSyntax};
+use kadmit_go::strconv::{atoi, parse_float, unquote, FloatSyntax};
 
 /// Maximum nesting of the parser and of the compiled tree.
 pub(crate) const MAX_DEPTH: usize = 100;
@@ -218,7 +218,7 @@ impl<'s> Parser<'s> {
             BinKind::Regex { negate } => {
                 let pattern = match b.node {
                     Node::Const(v) => Pattern::Compiled(
-                        crate::golang::regexp::compile(&v.format())
+                        kadmit_go::regexp::compile(&v.format())
                             .map_err(|e| fail(format!("invalid regular expression: {e}")))?,
                     ),
                     other => Pattern::Dynamic(Box::new(other)),

@@ -12,7 +12,7 @@ use super::ast::Node;
 use super::eval::{eval, Ctx};
 use super::value::Val;
 use super::{parser, Dialect, SelectError};
-use crate::golang::strconv::atoi;
+use kadmit_go::strconv::atoi;
 
 /// A compiled patch select (`{#: <select>}`).
 #[derive(Debug)]

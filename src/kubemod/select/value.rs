@@ -8,8 +8,8 @@ use serde_json::{Map, Value};
 use std::borrow::Cow;
 
 use super::date::GoTime;
-use crate::golang::fmt::{format_float, format_value};
-use crate::golang::strconv::{parse_float, FloatSyntax};
+use kadmit_go::fmt::{format_float, format_value};
+use kadmit_go::strconv::{parse_float, FloatSyntax};
 
 /// A value produced by a select expression (the public `Outcome`).
 #[derive(Clone, Debug)]

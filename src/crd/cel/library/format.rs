@@ -3,7 +3,7 @@
 //! otherwise the apimachinery validation messages.
 
 use super::{out, str_arg, Out};
-use crate::golang::regexp;
+use kadmit_go::regexp;
 use base64::Engine;
 use cel::common::types::{Type, STRING_TYPE};
 use cel::common::value::CowVal;

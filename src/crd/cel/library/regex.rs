@@ -3,7 +3,7 @@
 
 use super::{int_arg, out, str_arg, Out};
 use crate::crd::cel::cost;
-use crate::golang::regexp;
+use kadmit_go::regexp;
 use cel::common::types::{INT_TYPE, STRING_TYPE};
 use cel::common::value::CowVal;
 use cel::{DeclarationError, Env, ExecutionError, Value};

@@ -3,7 +3,7 @@
 //! `b` and `x X`.
 
 /// Go's `strconv.FormatFloat(f, fmt, prec, 64)`; `prec < 0` means shortest.
-pub(crate) fn format_float(f: f64, fmt: char, prec: i32) -> String {
+pub fn format_float(f: f64, fmt: char, prec: i32) -> String {
     if f.is_nan() {
         return "NaN".into();
     }

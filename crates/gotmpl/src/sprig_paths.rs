@@ -4,7 +4,7 @@
 
 use super::funcs::{f, Table, P};
 use super::value::Value;
-use crate::golang::strconv::parse_int;
+use kadmit_go::strconv::parse_int;
 
 pub(crate) const FUNCS: Table = &[
     (
@@ -62,7 +62,7 @@ pub(crate) const FUNCS: Table = &[
         "durationRound",
         f(&[P::Any], |_, a| {
             let d = match a.v(0) {
-                Value::Str(s) => crate::golang::time::parse_duration(&s).unwrap_or(0),
+                Value::Str(s) => kadmit_go::time::parse_duration(&s).unwrap_or(0),
                 Value::Int64(i) => i,
                 _ => 0,
             };
@@ -222,14 +222,14 @@ mod tests {
         assert_eq!(duration_string(1_500_000), "1.5ms");
         assert_eq!(duration_string(-90_000_000_000), "-1m30s");
         assert_eq!(
-            crate::golang::time::parse_duration("1h30m"),
+            kadmit_go::time::parse_duration("1h30m"),
             Some(5_400_000_000_000)
         );
         assert_eq!(
-            crate::golang::time::parse_duration("1.5s"),
+            kadmit_go::time::parse_duration("1.5s"),
             Some(1_500_000_000)
         );
-        assert_eq!(crate::golang::time::parse_duration("x"), None);
+        assert_eq!(kadmit_go::time::parse_duration("x"), None);
         assert_eq!(duration_round(5_400_000_000_000), "1h");
         assert_eq!(duration_round(0), "0s");
     }

@@ -5,8 +5,8 @@
 
 use super::value::Value;
 use super::MAX_OUTPUT;
-use crate::golang::fmtfloat::format_float;
-use crate::golang::strconv::{can_backquote, quote, quote_rune};
+use kadmit_go::fmtfloat::format_float;
+use kadmit_go::strconv::{can_backquote, quote, quote_rune};
 
 #[derive(Default, Clone, Copy)]
 pub(crate) struct Flags {
@@ -236,7 +236,7 @@ impl Printer {
                 }
                 if self.f.sharp {
                     if let Some(c) =
-                        char::from_u32(u as u32).filter(|c| crate::golang::strconv::is_print(*c))
+                        char::from_u32(u as u32).filter(|c| kadmit_go::strconv::is_print(*c))
                     {
                         s.push_str(&format!(" '{c}'"));
                     }

@@ -3,7 +3,7 @@
 use super::funcs::{boxed, f, Args, Ctx, Table, P};
 use super::json::{marshal, unmarshal};
 use super::value::Value;
-use crate::golang::strconv::{can_backquote, quote};
+use kadmit_go::strconv::{can_backquote, quote};
 
 type Res = Result<Value, String>;
 

@@ -6,8 +6,8 @@
 use super::fmt::sprint_one;
 use super::funcs::{f, fv, Args, Ctx, Table, P};
 use super::value::{Elem, Value};
-use crate::golang::convert::float_to_int;
-use crate::golang::strconv::{atoi, parse_float, parse_int, FloatSyntax};
+use kadmit_go::convert::float_to_int;
+use kadmit_go::strconv::{atoi, parse_float, parse_int, FloatSyntax};
 use std::rc::Rc;
 
 type Res = Result<Value, String>;

@@ -3,10 +3,10 @@
 //! string or a regular expression must come out the way theirs do. Each file is one Go
 //! package (or one function of it); engines share these rather than keep their own.
 
-pub(crate) mod convert;
+pub mod convert;
 pub mod fmt;
-pub(crate) mod fmtfloat;
+pub mod fmtfloat;
 pub mod json;
 pub mod regexp;
-pub(crate) mod strconv;
+pub mod strconv;
 pub mod time;

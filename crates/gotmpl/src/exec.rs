@@ -7,7 +7,7 @@ use super::node::{At, Branch, Node};
 use super::parse::TreeSet;
 use super::value::{Slot, Value};
 use super::{MAX_OUTPUT, MAX_STEPS, MAX_TEMPLATE_DEPTH};
-use crate::golang::strconv::quote;
+use kadmit_go::strconv::quote;
 
 /// Why a walk stopped early.
 pub(crate) enum Flow {

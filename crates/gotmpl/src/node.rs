@@ -2,7 +2,7 @@
 //! back to template text the way Go's `String()` methods do, because execution errors
 //! quote the node they stopped at (`executing "x" at <index .Target 1>: …`).
 
-use crate::golang::strconv::{
+use kadmit_go::strconv::{
     parse_float, parse_int, parse_uint, quote, unquote_char, FloatSyntax, Unquoted,
 };
 use std::fmt::{self, Display, Formatter, Write};

@@ -6,7 +6,7 @@
 
 /// `strconv.ParseUint(s, base, 64)`; base 0 reads a `0x`, `0o`, `0b` or `0` prefix and
 /// allows `_` between digits. `None` on a syntax or range error.
-pub(crate) fn parse_uint(s: &str, base: u32) -> Option<u64> {
+pub fn parse_uint(s: &str, base: u32) -> Option<u64> {
     if s.is_empty() {
         return None;
     }
@@ -55,7 +55,7 @@ pub(crate) fn parse_uint(s: &str, base: u32) -> Option<u64> {
 }
 
 /// `strconv.ParseInt(s, base, 64)`.
-pub(crate) fn parse_int(s: &str, base: u32) -> Option<i64> {
+pub fn parse_int(s: &str, base: u32) -> Option<i64> {
     let (neg, rest) = match s.as_bytes().first() {
         Some(b'+') => (false, &s[1..]),
         Some(b'-') => (true, &s[1..]),
@@ -73,7 +73,7 @@ pub(crate) fn parse_int(s: &str, base: u32) -> Option<i64> {
 }
 
 /// `strconv.Atoi`: optional sign, decimal digits, fits in 64 bits.
-pub(crate) fn atoi(s: &str) -> Option<i64> {
+pub fn atoi(s: &str) -> Option<i64> {
     parse_int(s, 10)
 }
 
@@ -113,7 +113,7 @@ fn underscore_ok(s: &str) -> bool {
 
 /// Which spellings [`parse_float`] accepts besides plain decimal and `0x…p…` hexadecimal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum FloatSyntax {
+pub enum FloatSyntax {
     /// A number literal in Go source (the template lexer): `_` may separate digits;
     /// `Inf` and `NaN` are identifiers, not numbers.
     Literal,
@@ -124,7 +124,7 @@ pub(crate) enum FloatSyntax {
 
 /// `strconv.ParseFloat(s, 64)`: `None` where Go returns an error, including a finite
 /// literal that overflows to ±Inf.
-pub(crate) fn parse_float(s: &str, syntax: FloatSyntax) -> Option<f64> {
+pub fn parse_float(s: &str, syntax: FloatSyntax) -> Option<f64> {
     let cleaned: String;
     let mut text = s;
     if syntax == FloatSyntax::Literal && s.contains('_') {
@@ -208,7 +208,7 @@ fn parse_hex_float(s: &str) -> Option<f64> {
 /// `strconv.UnquoteChar`: decodes the first character or escape of `s` inside a literal
 /// quoted by `quote`; returns the character (a raw byte for `\x` and octal escapes, as
 /// Go's `multibyte == false`) and the rest of the input.
-pub(crate) fn unquote_char(s: &str, quote: char) -> Option<(Unquoted, &str)> {
+pub fn unquote_char(s: &str, quote: char) -> Option<(Unquoted, &str)> {
     let mut chars = s.chars();
     let c = chars.next()?;
     if c == quote && (quote == '\'' || quote == '"') {
@@ -269,7 +269,7 @@ pub(crate) fn unquote_char(s: &str, quote: char) -> Option<(Unquoted, &str)> {
 
 /// One decoded element of a Go literal: a character, or a raw byte from `\xHH`/`\ooo`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Unquoted {
+pub enum Unquoted {
     Char(char),
     Byte(u8),
 }
@@ -278,7 +278,7 @@ pub(crate) enum Unquoted {
 /// UTF-8 (from `\x` or octal escapes in a string) are replaced by U+FFFD. In a `'…'`
 /// literal such an escape is read as the rune it names (`'\xe9'` is "é"), where Go keeps
 /// the lone byte, which a Rust string cannot hold.
-pub(crate) fn unquote(s: &str) -> Option<String> {
+pub fn unquote(s: &str) -> Option<String> {
     let quote = s.chars().next()?;
     if !matches!(quote, '"' | '\'' | '`') || s.len() < 2 || !s.ends_with(quote) {
         return None;
@@ -321,7 +321,7 @@ pub(crate) fn unquote(s: &str) -> Option<String> {
 /// Go's `unicode.IsPrint`, approximated: letters, marks, numbers, punctuation and
 /// symbols are printable, as is U+0020; controls, other spaces, format characters,
 /// surrogates, private use and non-characters are not.
-pub(crate) fn is_print(c: char) -> bool {
+pub fn is_print(c: char) -> bool {
     if c == ' ' {
         return true;
     }
@@ -365,7 +365,7 @@ fn push_escaped(out: &mut String, c: char, quote: char, ascii_only: bool) {
 }
 
 /// `strconv.Quote` (or `QuoteToASCII` when `ascii_only`).
-pub(crate) fn quote(s: &str, ascii_only: bool) -> String {
+pub fn quote(s: &str, ascii_only: bool) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
     for c in s.chars() {
@@ -376,7 +376,7 @@ pub(crate) fn quote(s: &str, ascii_only: bool) -> String {
 }
 
 /// `strconv.QuoteRune` (or `QuoteRuneToASCII`); invalid code points quote as U+FFFD.
-pub(crate) fn quote_rune(r: i64, ascii_only: bool) -> String {
+pub fn quote_rune(r: i64, ascii_only: bool) -> String {
     let c = u32::try_from(r)
         .ok()
         .and_then(char::from_u32)
@@ -388,7 +388,7 @@ pub(crate) fn quote_rune(r: i64, ascii_only: bool) -> String {
 }
 
 /// `strconv.CanBackquote`: can `s` be written as a raw string literal unchanged?
-pub(crate) fn can_backquote(s: &str) -> bool {
+pub fn can_backquote(s: &str) -> bool {
     s.chars()
         .all(|c| c != '`' && c != '\u{FEFF}' && (c == '\t' || !(c < ' ' || c == '\u{7f}')))
 }

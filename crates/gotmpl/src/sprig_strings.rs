@@ -4,7 +4,7 @@
 use super::fmt::sprint_one;
 use super::funcs::{f, fv, Args, Ctx, Table, P};
 use super::value::{Elem, MapCell, Value};
-use crate::golang::strconv::quote;
+use kadmit_go::strconv::quote;
 use std::collections::BTreeMap;
 
 type Res = Result<Value, String>;

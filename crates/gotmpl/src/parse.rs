@@ -7,7 +7,7 @@ use super::funcs;
 use super::lex::{lex, Item, T};
 use super::node::{Arg, Branch, Command, Node, Number, Pipe};
 use super::MAX_NESTING;
-use crate::golang::strconv::{quote, unquote};
+use kadmit_go::strconv::{quote, unquote};
 use std::collections::BTreeMap;
 
 /// Every template defined by one text: the top-level one and its `define`s and `block`s.

@@ -59,7 +59,7 @@ struct Regexes {
 fn regexes() -> &'static Regexes {
     static R: OnceLock<Regexes> = OnceLock::new();
     R.get_or_init(|| {
-        let compile = |p: &str| crate::golang::regexp::compile(p).expect("semver patterns are valid");
+        let compile = |p: &str| kadmit_go::regexp::compile(p).expect("semver patterns are valid");
         Regexes {
             version: compile(r"^v?([0-9]+)(\.[0-9]+)?(\.[0-9]+)?(-([0-9A-Za-z\-]+(\.[0-9A-Za-z\-]+)*))?(\+([0-9A-Za-z\-]+(\.[0-9A-Za-z\-]+)*))?$"),
             constraint: compile(&format!(r"^\s*({OPS})\s*({CV})\s*$")),
@@ -74,7 +74,7 @@ fn segment(s: &str) -> Result<u64, String> {
     s.parse::<u64>().map_err(|_| {
         format!(
             "Error parsing version segment: strconv.ParseUint: parsing {}: value out of range",
-            crate::golang::strconv::quote(s, false)
+            kadmit_go::strconv::quote(s, false)
         )
     })
 }

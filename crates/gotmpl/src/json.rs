@@ -90,12 +90,12 @@ fn write(
 /// shortened to `e-7`.
 fn float(f: f64) -> Result<String, String> {
     if !f.is_finite() {
-        let shown = crate::golang::fmtfloat::format_float(f, 'g', -1);
+        let shown = kadmit_go::fmtfloat::format_float(f, 'g', -1);
         return Err(format!("json: unsupported value: {shown}"));
     }
     let abs = f.abs();
     if abs != 0.0 && !(1e-6..1e21).contains(&abs) {
-        let s = crate::golang::fmtfloat::format_float(f, 'e', -1);
+        let s = kadmit_go::fmtfloat::format_float(f, 'e', -1);
         let b = s.as_bytes();
         let n = b.len();
         if n >= 4 && b[n - 4] == b'e' && b[n - 3] == b'-' && b[n - 2] == b'0' {
@@ -103,7 +103,7 @@ fn float(f: f64) -> Result<String, String> {
         }
         return Ok(s);
     }
-    Ok(crate::golang::fmtfloat::format_float(f, 'f', -1))
+    Ok(kadmit_go::fmtfloat::format_float(f, 'f', -1))
 }
 
 fn string(out: &mut String, s: &str, html: bool) {

@@ -2,7 +2,7 @@
 //! with `-` trim markers, comments, newlines allowed inside actions, `break`/`continue`
 //! keywords. It stops after the first error item, as Go's lexer does.
 
-use crate::golang::strconv::{is_print, quote};
+use kadmit_go::strconv::{is_print, quote};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum T {

@@ -218,7 +218,7 @@ impl Ctx {
         if let Some(re) = cached(cache) {
             return Ok(re);
         }
-        let re = crate::golang::regexp::compile(pattern).map_err(|e| {
+        let re = kadmit_go::regexp::compile(pattern).map_err(|e| {
             let detail = e.to_string();
             let last = detail.lines().last().unwrap_or("").trim().to_string();
             format!("error parsing regexp: {last}: `{pattern}`")

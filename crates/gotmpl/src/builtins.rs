@@ -219,7 +219,7 @@ fn js(_: &mut Ctx, a: &Args) -> Result<Value, String> {
             '&' => out.push_str("\\u0026"),
             '=' => out.push_str("\\u003D"),
             c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04X}", c as u32)),
-            c if c.is_ascii() || crate::golang::strconv::is_print(c) => out.push(c),
+            c if c.is_ascii() || kadmit_go::strconv::is_print(c) => out.push(c),
             c => out.push_str(&format!("\\u{:04X}", c as u32)),
         }
     }

@@ -7,7 +7,7 @@ const TWO_63: f64 = 9_223_372_036_854_775_808.0;
 
 /// Go's `int64(f)` on amd64: truncation, and `math.MinInt64` for NaN and anything out of
 /// range.
-pub(crate) fn float_to_int(f: f64) -> i64 {
+pub fn float_to_int(f: f64) -> i64 {
     if (-TWO_63..TWO_63).contains(&f) {
         f as i64
     } else {
@@ -17,7 +17,7 @@ pub(crate) fn float_to_int(f: f64) -> i64 {
 
 /// Go's `uint64(f)` on amd64: negative values wrap through `int64`, values from 2^63
 /// up to 2^64 convert exactly, anything else gives 2^63.
-pub(crate) fn float_to_uint(f: f64) -> u64 {
+pub fn float_to_uint(f: f64) -> u64 {
     if f < TWO_63 {
         float_to_int(f) as u64
     } else if f < 2.0 * TWO_63 {

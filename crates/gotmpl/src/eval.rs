@@ -202,7 +202,7 @@ impl<'t> State<'t> {
         let Some(def) = funcs::lookup(name) else {
             return Err(self.errorf(format!(
                 "{} is not a defined function",
-                crate::golang::strconv::quote(name, false)
+                kadmit_go::strconv::quote(name, false)
             )));
         };
         self.eval_call(dot, def, name, node, args, fin, None)
