@@ -3,7 +3,7 @@
 //! KubeMod's `.#N` → `(index .SelectKeyParts N)` rewrite), and the templated cases render
 //! what `cases.yaml` expects.
 
-use kadmit::gotmpl::{parse, Data, Template};
+use kadmit_gotmpl::{parse, Data, Template};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

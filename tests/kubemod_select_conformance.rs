@@ -13,7 +13,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use kadmit::golang::fmt::format_float;
+use kadmit_go::fmt::format_float;
 use kadmit::io::decode::decode_all;
 use kadmit::kubemod::matching::{is_match, MatchFor, MatchItem};
 use kadmit::kubemod::select::{compile_with, key_parts, path_from_key_parts, Dialect, Val};
@@ -193,7 +193,7 @@ fn match_items(modrule: &Value) -> Result<Vec<MatchItem>, String> {
             let select = compile_with(select, Dialect::KubeMod)
                 .map_err(|e| format!("select {select:?}: {e}"))?;
             let match_regex = match go_string(&item["matchRegex"]) {
-                Some(p) => Some(kadmit::golang::regexp::compile(&p).map_err(|e| e.to_string())?),
+                Some(p) => Some(kadmit_go::regexp::compile(&p).map_err(|e| e.to_string())?),
                 None => None,
             };
             Ok(MatchItem {
