@@ -12,7 +12,6 @@ pub mod install;
 pub mod io;
 pub mod kubemod;
 pub mod module;
-pub mod patch;
 pub mod pipeline;
 pub mod resource;
 pub mod run;

@@ -147,16 +147,8 @@ fn required_string(map: &Map<String, Value>, field: &str) -> Result<String, Stri
     }
 }
 
-pub fn type_name(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a sequence",
-        Value::Object(_) => "a mapping",
-    }
-}
+/// How a value's kind reads in a message ("a mapping", "a string", …).
+pub use kadmit_jsonpatch::patch::type_name;
 
 /// One object in the stream.
 #[derive(Debug, Clone)]

@@ -6,7 +6,7 @@
 use kadmit::io::decode::decode_all;
 use kadmit::kubemod::rule;
 use kadmit::kubemod::store::{Request, Store};
-use kadmit::patch;
+use kadmit_jsonpatch::patch;
 use kadmit::resource::{Origin, Resource};
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};

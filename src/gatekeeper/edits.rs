@@ -2,7 +2,8 @@
 //! record, and an undo log that tells whether a round of the convergence loop changed the
 //! object, without a copy of the object from before every mutator or every round.
 
-use super::{diff, pointer, values};
+use super::values;
+use kadmit_jsonpatch::{diff, pointer};
 use serde_json::{Map, Value};
 
 /// What a setter did to the field it was given.

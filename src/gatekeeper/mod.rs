@@ -3,7 +3,6 @@
 //! conflicts and ExpansionTemplates. Reference: `../shared/reference/gatekeeper.md`.
 
 pub mod apply_to;
-pub mod diff;
 mod edits;
 pub mod engine;
 pub mod expander;
@@ -12,7 +11,6 @@ pub mod image;
 pub mod matching;
 pub mod mutators;
 pub mod path;
-mod pointer;
 pub mod schema;
 pub mod selector;
 pub mod system;

@@ -9,7 +9,7 @@
 use super::edits::{Edits, Written};
 use super::path::tester::Tester;
 use super::path::{KeyValue, Node, Path};
-use super::pointer::{push_index, push_token};
+use kadmit_jsonpatch::pointer::{push_index, push_token};
 use super::values::{self, go_type_name};
 use serde_json::{Map, Value};
 

@@ -6,7 +6,7 @@ use super::rule::{ModRule, PatchItem, PatchOpKind};
 use super::select::{path_from_key_parts, KeyPart};
 use super::value::typed_value;
 use kadmit_gotmpl::Data;
-use crate::patch::Op;
+use kadmit_jsonpatch::patch::Op;
 use serde_json::Value;
 use std::rc::Rc;
 

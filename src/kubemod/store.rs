@@ -6,7 +6,7 @@ use super::matching::item_outcome;
 use super::patching::calculate_patch;
 use super::rule::{ModRule, RuleType};
 use super::select::Outcome;
-use crate::patch::{self, Op};
+use kadmit_jsonpatch::patch::{self, Op};
 use serde_json::{json, Map, Value};
 use std::borrow::Cow;
 use std::collections::HashMap;

@@ -143,7 +143,7 @@ fn run(args: &RunArgs) -> Result<i32, String> {
     }
     if let (Some(patched), Some(object)) = (&answer.patched, &call.object) {
         let mut paths = Vec::new();
-        crate::gatekeeper::diff::changed_paths(&mut String::new(), object, patched, &mut paths);
+        kadmit_jsonpatch::diff::changed_paths(&mut String::new(), object, patched, &mut paths);
         eprintln!("{describe} changes the object at: {}", paths.join(", "));
     }
     match answer.refusal {

@@ -8,7 +8,6 @@
 pub mod cli;
 pub mod exec;
 pub mod harness;
-pub mod jsonpatch;
 pub mod kubewarden;
 pub mod limits;
 pub mod order;

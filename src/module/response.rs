@@ -2,7 +2,7 @@
 //! AdmissionReview checked as the API server checks a webhook's (`VerifyAdmissionResponse`),
 //! with the patch types the k8s-wasi host accepts (`Full`) and the API server's (`JSONPatch`).
 
-use super::jsonpatch;
+use kadmit_jsonpatch::rfc6902 as jsonpatch;
 use super::review::{ADMISSION_API_VERSION, ADMISSION_REVIEW};
 use base64::Engine as _;
 use serde_json::Value;

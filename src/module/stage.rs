@@ -12,7 +12,7 @@ use super::review::{
 };
 use super::spec::{ModuleSpec, Protocol};
 use crate::diagnostic::Diagnostic;
-use crate::gatekeeper::diff::changed_paths;
+use kadmit_jsonpatch::diff::changed_paths;
 use crate::gatekeeper::engine::namespace_object;
 use crate::gatekeeper::matching::Target;
 use crate::pipeline::{Change, Context, Mutation, Mutator, Validator};

@@ -4,6 +4,7 @@
 
 use serde_json::map::Entry;
 use serde_json::{Map, Value};
+use crate::pointer::tokens;
 use std::borrow::Cow;
 use std::fmt;
 
@@ -66,60 +67,6 @@ impl fmt::Display for PatchError {
 }
 
 impl std::error::Error for PatchError {}
-
-/// Splits a JSON Pointer into unescaped tokens (`~1` is `/`, `~0` is `~`, in one pass).
-pub fn parse_pointer(path: &str) -> Result<Vec<String>, String> {
-    Ok(tokens(path)?.into_iter().map(Cow::into_owned).collect())
-}
-
-/// [`parse_pointer`], borrowing the tokens that have no escapes.
-fn tokens(path: &str) -> Result<Vec<Cow<'_, str>>, String> {
-    if path.is_empty() {
-        return Err("the path is empty".into());
-    }
-    let Some(rest) = path.strip_prefix('/') else {
-        return Err("a JSON Pointer must start with '/'".into());
-    };
-    Ok(rest
-        .split('/')
-        .map(|token| {
-            if token.contains('~') {
-                Cow::Owned(unescape(token))
-            } else {
-                Cow::Borrowed(token)
-            }
-        })
-        .collect())
-}
-
-fn unescape(token: &str) -> String {
-    let mut out = String::with_capacity(token.len());
-    let mut chars = token.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == '~' {
-            match chars.peek() {
-                Some('1') => {
-                    chars.next();
-                    out.push('/');
-                    continue;
-                }
-                Some('0') => {
-                    chars.next();
-                    out.push('~');
-                    continue;
-                }
-                _ => {}
-            }
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// Escapes one token for use in a pointer.
-pub fn escape(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
-}
 
 /// Applies every op in order; on error `doc` is left exactly as it was.
 pub fn apply(doc: &mut Value, ops: &[Op], options: Options) -> Result<(), PatchError> {
@@ -298,7 +245,7 @@ fn child_mut<'a, 'p>(
         }
         other => Err(format!(
             "cannot descend into {} at {token:?}",
-            crate::resource::type_name(other)
+            type_name(other)
         )),
     }
 }
@@ -397,7 +344,7 @@ fn ensure_parents<'a, 'p>(
             other => {
                 return Err(format!(
                     "cannot create {token:?} inside {}",
-                    crate::resource::type_name(other)
+                    type_name(other)
                 ))
             }
         };
@@ -453,7 +400,7 @@ fn add<'p>(
         }
         other => Err(format!(
             "cannot add to {}",
-            crate::resource::type_name(other)
+            type_name(other)
         )),
     }
 }
@@ -498,12 +445,12 @@ mod tests {
     #[test]
     fn pointer_tokens_unescape_in_one_pass() {
         assert_eq!(
-            parse_pointer("/a~1b/~01/~0").unwrap(),
+            crate::pointer::parse("/a~1b/~01/~0").unwrap(),
             vec!["a/b", "~1", "~"]
         );
-        assert!(parse_pointer("").is_err());
-        assert!(parse_pointer("a/b").is_err());
-        assert_eq!(escape("a/b~c"), "a~1b~0c");
+        assert!(crate::pointer::parse("").is_err());
+        assert!(crate::pointer::parse("a/b").is_err());
+        assert_eq!(crate::pointer::escape("a/b~c"), "a~1b~0c");
     }
 
     #[test]
@@ -656,5 +603,17 @@ mod tests {
             Options::default()
         )
         .is_err());
+    }
+}
+
+/// How a value's kind reads in a message.
+pub fn type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a sequence",
+        Value::Object(_) => "a mapping",
     }
 }

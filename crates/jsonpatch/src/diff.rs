@@ -1,6 +1,6 @@
 //! Which fields a mutation changed, as JSON Pointers, for the change record.
 
-use super::pointer::{push_index, push_token};
+use crate::pointer::{push_index, push_token};
 use serde_json::Value;
 
 /// Adds to `out` the pointers under `at` where `after` differs from `before`: the deepest

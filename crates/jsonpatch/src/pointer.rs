@@ -1,24 +1,67 @@
-//! JSON Pointers (RFC 6901) as the change record and the undo log use them: built one
-//! token at a time, and followed without allocating unless a token is escaped.
+//! JSON Pointers (RFC 6901): escaped and parsed in one place, built one token at a time
+//! (as change records and undo logs use them), and followed without allocating unless a
+//! token is escaped.
 
-use super::values;
 use serde_json::Value;
 use std::borrow::Cow;
+
+/// Escapes one token for use in a pointer (`~` is `~0`, `/` is `~1`).
+pub fn escape(token: &str) -> Cow<'_, str> {
+    if !token.bytes().any(|b| b == b'~' || b == b'/') {
+        return Cow::Borrowed(token);
+    }
+    Cow::Owned(token.replace('~', "~0").replace('/', "~1"))
+}
+
+/// Unescapes one token in a single pass (`~01` is `~1`, not `/`); a `~` followed by
+/// anything else stays as it is.
+pub fn unescape(token: &str) -> Cow<'_, str> {
+    if !token.contains('~') {
+        return Cow::Borrowed(token);
+    }
+    let mut out = String::with_capacity(token.len());
+    let mut chars = token.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '~' {
+            match chars.peek() {
+                Some('1') => {
+                    chars.next();
+                    out.push('/');
+                    continue;
+                }
+                Some('0') => {
+                    chars.next();
+                    out.push('~');
+                    continue;
+                }
+                _ => {}
+            }
+        }
+        out.push(c);
+    }
+    Cow::Owned(out)
+}
+
+/// Splits a JSON Pointer into unescaped tokens, borrowing those that have no escapes.
+pub fn tokens(path: &str) -> Result<Vec<Cow<'_, str>>, String> {
+    if path.is_empty() {
+        return Err("the path is empty".into());
+    }
+    let Some(rest) = path.strip_prefix('/') else {
+        return Err("a JSON Pointer must start with '/'".into());
+    };
+    Ok(rest.split('/').map(unescape).collect())
+}
+
+/// [`tokens`], owned.
+pub fn parse(path: &str) -> Result<Vec<String>, String> {
+    Ok(tokens(path)?.into_iter().map(Cow::into_owned).collect())
+}
 
 /// Appends `/key`, escaping `~` and `/`.
 pub fn push_token(at: &mut String, key: &str) {
     at.push('/');
-    if !key.bytes().any(|b| b == b'~' || b == b'/') {
-        at.push_str(key);
-        return;
-    }
-    for c in key.chars() {
-        match c {
-            '~' => at.push_str("~0"),
-            '/' => at.push_str("~1"),
-            c => at.push(c),
-        }
-    }
+    at.push_str(&escape(key));
 }
 
 /// Appends `/index`.
@@ -43,7 +86,7 @@ pub fn get_mut<'v>(root: &'v mut Value, at: &str) -> Option<&'v mut Value> {
     let mut current = root;
     for token in at.split('/').skip(1) {
         current = match current {
-            Value::Object(map) => values::field_mut(map, &unescape(token))?,
+            Value::Object(map) => map.get_mut(unescape(token).as_ref())?,
             Value::Array(items) => items.get_mut(token.parse::<usize>().ok()?)?,
             _ => return None,
         };
@@ -66,13 +109,6 @@ pub fn set(root: &mut Value, at: &str, value: Option<Value>) {
             items[token.parse::<usize>().expect("a list index")] = value;
         }
         _ => unreachable!("{at} names a map field or list element"),
-    }
-}
-
-fn unescape(token: &str) -> Cow<'_, str> {
-    match token.contains('~') {
-        true => Cow::Owned(token.replace("~1", "/").replace("~0", "~")),
-        false => Cow::Borrowed(token),
     }
 }
 
