@@ -3,9 +3,7 @@
 
 pub mod cli;
 pub mod config;
-pub mod crd;
 pub mod diagnostic;
-pub mod engines;
 pub mod gatekeeper;
 pub mod generator;
 pub mod install;
@@ -16,3 +14,4 @@ pub mod pipeline;
 pub mod resource;
 pub mod run;
 pub mod scope;
+pub mod engines;

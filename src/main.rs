@@ -27,7 +27,7 @@ fn main() -> ExitCode {
             binary,
             plugin_dirs,
         } => install(&dir, binary, &plugin_dirs),
-        Invocation::Module(command) => kadmit::module::cli::execute(command),
+        Invocation::Module(command) => cli::execute_module(command),
         Invocation::Run {
             mut options,
             report,

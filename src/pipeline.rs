@@ -20,8 +20,7 @@ use std::collections::BTreeMap;
 pub const MAX_MUTATION_ROUNDS: usize = 10;
 
 /// The admission operation kadmit pretends to perform (`--operation`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-#[value(rename_all = "UPPER")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Operation {
     Create,
     Update,

@@ -3,7 +3,7 @@
 //! and `labels.NewRequirement` validate, with their error texts.
 
 use super::matching::{expect_map, restore_error, string_list, string_of};
-use crate::crd::objectmeta::{label_value_errors, qualified_name_errors};
+use kadmit_schema::objectmeta::{label_value_errors, qualified_name_errors};
 use kadmit_go::strconv::quote;
 use serde_json::{Map, Value};
 

@@ -22,8 +22,8 @@
 //! The schema part is handed to the CRD engine as a CustomResourceDefinition, so every
 //! CRD rule (structural schema, defaults, CEL) applies with the API server's messages.
 
-use crate::crd::admission::Definition as CrdDefinition;
-use crate::crd::definition::Crd;
+use kadmit_schema::admission::Definition as CrdDefinition;
+use kadmit_schema::definition::Crd;
 use crate::resource::Resource;
 use serde_json::{json, Map, Value};
 use std::path::{Path, PathBuf};

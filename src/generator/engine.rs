@@ -6,7 +6,7 @@ use super::definition::Definition;
 use super::helpers::FileRoots;
 use super::render::Templates;
 use crate::config::ConfigItem;
-use crate::crd::admission::{create, FieldValidation, Refused, Settings};
+use kadmit_schema::admission::{create, FieldValidation, Refused, Settings};
 use crate::diagnostic::Diagnostic;
 use crate::io::decode::decode_all;
 use crate::io::lists::flatten;

@@ -4,14 +4,13 @@
 use kadmit_yaml::emit::{write_document, write_sequence_item};
 use serde_json::Value;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     /// A `---`-separated YAML stream.
     Yaml,
     /// A JSON `v1 List`.
     Json,
     /// A KRM `config.kubernetes.io/v1 ResourceList` (YAML).
-    #[value(name = "resourcelist")]
     ResourceList,
 }
 

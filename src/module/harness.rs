@@ -8,8 +8,7 @@ use super::spec::Protocol;
 use serde_json::Value;
 
 /// The k8s-wasi use cases: the export called and the review it reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-#[value(rename_all = "lower")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum UseCase {
     /// Admission (validating and mutating): an AdmissionReview.
     Validate,
@@ -20,6 +19,14 @@ pub enum UseCase {
 }
 
 impl UseCase {
+    pub const ALL: [UseCase; 3] = [UseCase::Validate, UseCase::Authn, UseCase::Authz];
+
+    /// The use case whose module export (and command-line name) is `text`.
+    pub fn from_name(text: &str) -> Option<UseCase> {
+        UseCase::ALL.into_iter().find(|u| u.export() == text)
+    }
+
+    /// The module export this use case calls, also its name on the command line.
     pub fn export(self) -> &'static str {
         match self {
             UseCase::Validate => "validate",
@@ -38,7 +45,7 @@ impl UseCase {
     }
 
     fn of_kind(kind: &str) -> Option<UseCase> {
-        [UseCase::Validate, UseCase::Authn, UseCase::Authz]
+        UseCase::ALL
             .into_iter()
             .find(|u| u.review().1 == kind)
     }

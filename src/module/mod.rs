@@ -5,7 +5,7 @@
 //! placed in the mutating phase (`mutating: true`) or the validating phase, in
 //! configuration order after the other engines of that phase.
 
-pub mod cli;
+pub mod tool;
 pub mod exec;
 pub mod harness;
 pub mod kubewarden;

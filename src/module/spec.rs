@@ -9,17 +9,17 @@ use crate::gatekeeper::matching::Match;
 use serde_json::{Map, Value};
 
 /// How requests and responses are shaped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Protocol {
     /// `{"request", "settings"}` in, `{"response", "error"}` out, export `validate`.
-    #[value(name = "k8s-wasi")]
     K8sWasi,
     /// Kubewarden WASI policies: argv `policy.wasm validate`, `_start`, a ValidationResponse.
-    #[value(name = "kubewarden-wasi")]
     KubewardenWasi,
 }
 
 impl Protocol {
+    pub const ALL: [Protocol; 2] = [Protocol::K8sWasi, Protocol::KubewardenWasi];
+
     pub fn name(self) -> &'static str {
         match self {
             Protocol::K8sWasi => "k8s-wasi",
@@ -27,10 +27,8 @@ impl Protocol {
         }
     }
 
-    fn parse(text: &str) -> Option<Protocol> {
-        [Protocol::K8sWasi, Protocol::KubewardenWasi]
-            .into_iter()
-            .find(|p| p.name() == text)
+    pub fn from_name(text: &str) -> Option<Protocol> {
+        Protocol::ALL.into_iter().find(|p| p.name() == text)
     }
 }
 
@@ -83,7 +81,7 @@ impl ModuleSpec {
         let program = program(spec, &mut problems);
         let protocol = match spec.get("protocol") {
             None | Some(Value::Null) => Protocol::K8sWasi,
-            Some(Value::String(text)) => Protocol::parse(text).unwrap_or_else(|| {
+            Some(Value::String(text)) => Protocol::from_name(text).unwrap_or_else(|| {
                 problems.push(format!(
                     "spec.protocol: Unsupported value: {text:?}: supported values: \"k8s-wasi\", \"kubewarden-wasi\""
                 ));

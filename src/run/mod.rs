@@ -2,10 +2,11 @@
 //! resource, and produce the output stream, the diagnostics and the exit code.
 
 mod admit;
+mod compile;
 mod intake;
 
 use crate::diagnostic::{exit_code, has_errors, Diagnostic, Severity};
-use crate::engines;
+use compile as engines;
 use crate::generator::discovery::{plugin_roots, Catalog};
 use crate::io::encode::{Encoder, Format};
 use crate::pipeline::{Change, Context, Operation};
@@ -36,7 +37,7 @@ pub struct Options {
     pub config_paths: Vec<PathBuf>,
     /// `--crd`: CustomResourceDefinitions used, not written out.
     pub crd_paths: Vec<PathBuf>,
-    pub field_validation: crate::crd::admission::FieldValidation,
+    pub field_validation: kadmit_schema::admission::FieldValidation,
     /// Write schema defaults into custom resources (`--no-defaults` turns it off).
     pub write_defaults: bool,
     /// The kustomize legacy plugin configuration file (argv[1]).
@@ -68,7 +69,7 @@ impl Options {
             format: None,
             config_paths: Vec::new(),
             crd_paths: Vec::new(),
-            field_validation: crate::crd::admission::FieldValidation::Strict,
+            field_validation: kadmit_schema::admission::FieldValidation::Strict,
             write_defaults: true,
             plugin_config: None,
             config_root: std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),

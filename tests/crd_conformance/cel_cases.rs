@@ -1,8 +1,8 @@
 //! Checks for op `validate_cel` and for every expression of `cel_expressions.yaml`.
 use crate::{each_case, Check};
-use kadmit::crd::cel::compile_unchecked;
-use kadmit::crd::field_error::FieldError;
-use kadmit::crd::schema::Schema;
+use kadmit_schema::cel::compile_unchecked;
+use kadmit_schema::field_error::FieldError;
+use kadmit_schema::schema::Schema;
 use serde_json::{json, Value};
 
 /// The checks for `op`, or `None` when this module does not handle that op.

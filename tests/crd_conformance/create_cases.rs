@@ -1,10 +1,10 @@
-//! `create` cases: the whole create path (`kadmit::crd::admission::create`) with the case's
+//! `create` cases: the whole create path (`kadmit_schema::admission::create`) with the case's
 //! CRD, written in the fixtures' short form (`group`, `kind`, `scope`, `version` +
 //! `schema`, or `versions`), made into a full `apiextensions.k8s.io/v1` CRD.
 
 use crate::{each_case, Check};
-use kadmit::crd::admission::{create_at, Definition, FieldValidation, Settings};
-use kadmit::crd::definition::Crd;
+use kadmit_schema::admission::{create_at, Definition, FieldValidation, Settings};
+use kadmit_schema::definition::Crd;
 use serde_json::{json, Map, Value};
 
 pub fn checks(op: &str, cases: &[Value]) -> Option<Vec<(String, Check)>> {

@@ -6,8 +6,8 @@
 
 use crate::common::conformance::{fixtures, load_yaml};
 use crate::Check;
-use kadmit::crd::admission::{create, Definition, FieldValidation, Refused, Settings};
-use kadmit::crd::definition::Crd;
+use kadmit_schema::admission::{create, Definition, FieldValidation, Refused, Settings};
+use kadmit_schema::definition::Crd;
 use serde_json::{json, Value};
 use std::path::Path;
 use std::sync::Arc;

@@ -5,10 +5,10 @@
 
 use crate::common::conformance::each_case;
 use crate::Check;
-use kadmit::crd::field_error::FieldError;
-use kadmit::crd::listtype::validate_list_sets_and_maps;
-use kadmit::crd::openapi::Validator;
-use kadmit::crd::schema::Schema;
+use kadmit_schema::field_error::FieldError;
+use kadmit_schema::listtype::validate_list_sets_and_maps;
+use kadmit_schema::openapi::Validator;
+use kadmit_schema::schema::Schema;
 use serde_json::Value;
 use std::collections::BTreeSet;
 

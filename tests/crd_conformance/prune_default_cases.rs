@@ -5,9 +5,9 @@
 
 use crate::common::conformance::each_case;
 use crate::Check;
-use kadmit::crd::field_error::FieldError;
-use kadmit::crd::schema::Schema;
-use kadmit::crd::{defaulting, objectmeta, prune};
+use kadmit_schema::field_error::FieldError;
+use kadmit_schema::schema::Schema;
+use kadmit_schema::{defaulting, objectmeta, prune};
 use serde_json::Value;
 use std::collections::BTreeSet;
 

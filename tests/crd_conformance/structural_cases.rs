@@ -3,8 +3,8 @@
 //! of the kubectl-validate corpus loads.
 
 use crate::{each_case, load_yaml, Check};
-use kadmit::crd::definition::Crd;
-use kadmit::crd::structural::{is_crd, validate_crd};
+use kadmit_schema::definition::Crd;
+use kadmit_schema::structural::{is_crd, validate_crd};
 use serde_json::{json, Value};
 use std::path::Path;
 

@@ -1,0 +1,475 @@
+//! The create path of a custom resource, in the API server's order (reference §1): the
+//! version is routed, the root metadata coerced, unknown fields pruned (and reported per
+//! `--field-validation`), non-nullable nulls dropped, defaults applied, and the object
+//! validated (ObjectMeta, OpenAPI, embedded resources, list types, then CEL).
+
+use super::cel::CompiledRules;
+use super::definition::{no_matches, Crd, Scope, Version};
+use super::field_error::{ErrorType, FieldError};
+use super::schema::Schema;
+use super::{defaulting, listtype, objectmeta, openapi, prune};
+use serde_json::{json, Value};
+
+/// The server's `fieldValidation`: what unknown fields do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FieldValidation {
+    /// An error listing every unknown field (kubectl's default).
+    Strict,
+    /// Pruned from the output, a warning each.
+    Warn,
+    /// Pruned silently.
+    Ignore,
+}
+
+/// A CRD version ready to admit objects: its schema's compiled rules and validator.
+pub struct Served {
+    pub version: Version,
+    /// Whether the schema has an `x-kubernetes-embedded-resource` anywhere (else the
+    /// embedded-resource walks are skipped).
+    embedded: bool,
+    validator: Option<openapi::Validator>,
+    rules: Option<CompiledRules>,
+}
+
+/// A loaded CRD with every version compiled once.
+pub struct Definition {
+    pub crd: Crd,
+    served: Vec<Served>,
+}
+
+impl Definition {
+    /// Compiles each version of a CRD that `Crd::from_value` accepted (its CEL rules were
+    /// compiled and checked there): defaults pruned as the server prunes them on load,
+    /// the OpenAPI validator and the CEL programs built once.
+    pub fn new(crd: Crd) -> Definition {
+        let served = crd
+            .versions
+            .iter()
+            .map(|version| {
+                let mut version = version.clone();
+                if let Some(schema) = version.schema.as_mut() {
+                    // A default that does not survive pruning was refused when the CRD
+                    // was validated; what is left to prune is only dropped here.
+                    let _ = defaulting::prune_defaults(schema);
+                }
+                Served {
+                    embedded: version.schema.as_ref().is_some_and(any_embedded),
+                    validator: version.schema.as_ref().map(openapi::Validator::new),
+                    rules: version.schema.as_ref().map(super::cel::compile_unchecked),
+                    version,
+                }
+            })
+            .collect();
+        Definition { crd, served }
+    }
+
+    fn served(&self, name: &str) -> Option<&Served> {
+        self.served.iter().find(|s| s.version.name == name)
+    }
+}
+
+/// How an object is admitted.
+#[derive(Debug, Clone, Copy)]
+pub struct Settings {
+    pub field_validation: FieldValidation,
+    /// Apply schema defaults to the output (`--no-defaults` turns this off; validation
+    /// still sees the defaulted object).
+    pub write_defaults: bool,
+}
+
+/// What the create path did to one object.
+#[derive(Debug, Default)]
+pub struct Created {
+    /// The object as the server would store and return it (minus server-set fields).
+    pub object: Value,
+    /// The server's warnings (deprecated version, unknown fields under Warn, ...).
+    pub warnings: Vec<String>,
+    /// JSON Pointers the schema defaults set (empty when defaults are not written).
+    pub defaulted: Vec<String>,
+    /// Transition rules (`oldSelf`) that do not run on create.
+    pub skipped_transition_rules: usize,
+}
+
+/// Why the server would refuse the object.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Refused {
+    /// 404: the version is not served (kubectl: no matches for kind).
+    NotFound(String),
+    /// 400 BadRequest: a decode-time failure (strict unknown fields, metadata types).
+    BadRequest(String),
+    /// 422 Invalid: field errors.
+    Invalid {
+        kind: String,
+        group: String,
+        name: String,
+        causes: Vec<FieldError>,
+    },
+}
+
+impl Refused {
+    /// The text kubectl prints for this refusal.
+    pub fn kubectl_message(&self) -> String {
+        match self {
+            Refused::NotFound(m) | Refused::BadRequest(m) => m.clone(),
+            Refused::Invalid {
+                kind, name, causes, ..
+            } => {
+                let lines = dedup(causes.iter().map(|c| c.to_string()).collect());
+                if lines.len() == 1 {
+                    format!("The {kind} \"{name}\" is invalid: {}", lines[0])
+                } else {
+                    let mut out = format!("The {kind} \"{name}\" is invalid: ");
+                    for line in lines {
+                        out.push_str("\n* ");
+                        out.push_str(&line);
+                    }
+                    out
+                }
+            }
+        }
+    }
+
+    /// The `metav1.Status` the server answers with.
+    pub fn status(&self) -> Value {
+        match self {
+            Refused::NotFound(m) => {
+                json!({"metadata": {}, "status": "Failure", "message": m, "reason": "NotFound", "code": 404})
+            }
+            Refused::BadRequest(m) => {
+                json!({"metadata": {}, "status": "Failure", "message": m, "reason": "BadRequest", "code": 400})
+            }
+            Refused::Invalid {
+                kind,
+                group,
+                name,
+                causes,
+            } => {
+                let lines = dedup(causes.iter().map(|c| c.to_string()).collect());
+                let aggregate = if lines.len() == 1 {
+                    lines[0].clone()
+                } else {
+                    format!("[{}]", lines.join(", "))
+                };
+                json!({
+                    "metadata": {},
+                    "status": "Failure",
+                    "message": format!("{kind}.{group} \"{name}\" is invalid: {aggregate}"),
+                    "reason": "Invalid",
+                    "details": {
+                        "name": name,
+                        "group": group,
+                        "kind": kind,
+                        "causes": causes.iter().map(|c| json!({
+                            "reason": c.kind.reason(),
+                            "message": c.body(),
+                            "field": c.field,
+                        })).collect::<Vec<_>>(),
+                    },
+                    "code": 422,
+                })
+            }
+        }
+    }
+}
+
+fn dedup(lines: Vec<String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(lines.len());
+    for line in lines {
+        if !out.contains(&line) {
+            out.push(line);
+        }
+    }
+    out
+}
+
+/// Error types after which the server does not run CEL rules.
+const BLOCKS_CEL: [ErrorType; 5] = [
+    ErrorType::NotSupported,
+    ErrorType::Required,
+    ErrorType::TooLong,
+    ErrorType::TooMany,
+    ErrorType::TypeInvalid,
+];
+
+/// Admits `object` (whose group and kind `definition` defines) as the server does on
+/// create: `prepare`, then `check` the prepared object.
+pub fn create(
+    definition: &Definition,
+    object: &Value,
+    settings: Settings,
+) -> Result<Created, Refused> {
+    create_at(definition, object, settings, None)
+}
+
+/// `create` posted to a given version's endpoint (the version in the URL, which a
+/// manifest-driven client takes from the object's own `apiVersion`).
+pub fn create_at(
+    definition: &Definition,
+    object: &Value,
+    settings: Settings,
+    endpoint_version: Option<&str>,
+) -> Result<Created, Refused> {
+    if let Some(version) = endpoint_version {
+        let expected = format!("{}/{version}", definition.crd.group);
+        let actual = object
+            .get("apiVersion")
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        if actual != expected {
+            return Err(Refused::BadRequest(format!(
+                "the API version in the data ({actual}) does not match the expected API version ({expected})"
+            )));
+        }
+    }
+    let mut created = prepare(definition, object, settings)?;
+    let checked = check(definition, &created.object, "default")?;
+    created.warnings.splice(0..0, checked.warnings);
+    created.skipped_transition_rules = checked.skipped_transition_rules;
+    Ok(created)
+}
+
+/// The served version `object` asks for, or the server's 404.
+fn request_version<'a>(definition: &'a Definition, object: &Value) -> Result<&'a Served, Refused> {
+    let crd = &definition.crd;
+    let api_version = object
+        .get("apiVersion")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let version_name = api_version.rsplit_once('/').map_or("", |(_, v)| v);
+    definition
+        .served(version_name)
+        .filter(|s| s.version.served)
+        .ok_or_else(|| {
+            let served: Vec<&str> = definition
+                .served
+                .iter()
+                .filter(|s| s.version.served)
+                .map(|s| s.version.name.as_str())
+                .collect();
+            Refused::NotFound(no_matches(&crd.group, version_name, &crd.kind, &served))
+        })
+}
+
+/// The decode half of create: metadata coercion, pruning (reported per
+/// `--field-validation`), null pruning and defaulting. `Created::object` is what kadmit
+/// writes (see `Settings::write_defaults`); it is idempotent, so the pipeline may run it
+/// again after mutation.
+pub fn prepare(
+    definition: &Definition,
+    object: &Value,
+    settings: Settings,
+) -> Result<Created, Refused> {
+    let crd = &definition.crd;
+    let request = request_version(definition, object)?;
+    let cannot_handle = |err: &str| {
+        format!(
+            "{kind} in version \"{version}\" cannot be handled as a {kind}: {err}",
+            kind = crd.kind,
+            version = request.version.name
+        )
+    };
+    let mut created = Created::default();
+    let mut value = object.clone();
+    let mut unknown = objectmeta::coerce_root_metadata(&mut value)
+        .map_err(|e| Refused::BadRequest(cannot_handle(&e)))?;
+    let schema = request.version.schema.as_ref();
+    if !crd.preserve_unknown_fields {
+        unknown.extend(prune::prune(&mut value, schema, true));
+        defaulting::prune_non_nullable_nulls_without_defaults(&mut value, schema);
+    }
+    if request.embedded {
+        let embedded = objectmeta::coerce(&mut value, schema, false, false)
+            .map_err(|e| Refused::BadRequest(cannot_handle(&e)))?;
+        unknown.extend(embedded);
+    }
+    if request.version.status_subresource {
+        // PrepareForCreate: with the status subresource, create never stores status.
+        if let Some(map) = value.as_object_mut() {
+            map.shift_remove("status");
+        }
+    }
+    match settings.field_validation {
+        FieldValidation::Strict if !unknown.is_empty() => {
+            let fields: Vec<String> = unknown
+                .iter()
+                .map(|p| format!("unknown field \"{p}\""))
+                .collect();
+            return Err(Refused::BadRequest(cannot_handle(&format!(
+                "strict decoding error: {}",
+                fields.join(", ")
+            ))));
+        }
+        FieldValidation::Warn => created
+            .warnings
+            .extend(unknown.iter().map(|p| format!("unknown field \"{p}\""))),
+        _ => {}
+    }
+    if settings.write_defaults {
+        created.defaulted = defaulting::default_with_record(&mut value, schema);
+        let (object, storage_defaults) = round_trip_storage(definition, request, value);
+        created.defaulted.extend(storage_defaults);
+        created.object = object;
+    } else {
+        created.object = match settings.field_validation {
+            FieldValidation::Strict => object.clone(),
+            FieldValidation::Warn | FieldValidation::Ignore => value,
+        };
+    }
+    Ok(created)
+}
+
+/// What `check` found that is not an error.
+#[derive(Debug, Default)]
+pub struct Checked {
+    pub warnings: Vec<String>,
+    pub skipped_transition_rules: usize,
+}
+
+/// The validate half of create, on a prepared object (defaulted here again when the
+/// output keeps no defaults, so validation sees what the server would store).
+///
+/// Like the API server, a namespaced object without a namespace is validated in the
+/// request's (`request_namespace`, kadmit's `--namespace`), and a cluster-scoped one
+/// without its namespace (with a warning: the server drops it silently).
+pub fn check(
+    definition: &Definition,
+    object: &Value,
+    request_namespace: &str,
+) -> Result<Checked, Refused> {
+    let crd = &definition.crd;
+    let request = request_version(definition, object)?;
+    let mut checked = Checked::default();
+    if let Some(warning) = crd.deprecation_warning(&request.version.name) {
+        checked.warnings.push(warning);
+    }
+    let object_kind = object.get("kind").and_then(Value::as_str).unwrap_or("");
+    let name = object
+        .pointer("/metadata/name")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_owned();
+    if object_kind != crd.kind {
+        return Err(Refused::Invalid {
+            kind: object_kind.to_owned(),
+            group: crd.group.clone(),
+            name,
+            causes: vec![FieldError::invalid(
+                "kind",
+                Value::String(object_kind.to_owned()),
+                format!("must be {}", crd.kind),
+            )],
+        });
+    }
+    let mut value = object.clone();
+    reconcile_namespace(&mut value, crd, request_namespace, &mut checked.warnings);
+    defaulting::default(&mut value, request.version.schema.as_ref());
+    let causes = validate(definition, request, &value, &mut checked);
+    if causes.is_empty() {
+        return Ok(checked);
+    }
+    Err(Refused::Invalid {
+        kind: crd.kind.clone(),
+        group: crd.group.clone(),
+        name,
+        causes,
+    })
+}
+
+fn reconcile_namespace(
+    value: &mut Value,
+    crd: &Crd,
+    request_namespace: &str,
+    warnings: &mut Vec<String>,
+) {
+    let Some(Value::Object(metadata)) = value.get_mut("metadata") else {
+        return;
+    };
+    let has_namespace = metadata
+        .get("namespace")
+        .and_then(Value::as_str)
+        .is_some_and(|ns| !ns.is_empty());
+    match crd.scope {
+        Scope::Namespaced if !has_namespace => {
+            metadata.insert(
+                "namespace".into(),
+                Value::String(request_namespace.to_owned()),
+            );
+        }
+        Scope::Cluster if has_namespace => {
+            metadata.shift_remove("namespace");
+            warnings.push(format!(
+                "metadata.namespace is ignored: {} is cluster-scoped (the API server drops it)",
+                crd.kind
+            ));
+        }
+        _ => {}
+    }
+}
+
+/// `customResourceStrategy.Validate` (reference §1, step 6).
+fn validate(
+    definition: &Definition,
+    request: &Served,
+    value: &Value,
+    checked: &mut Checked,
+) -> Vec<FieldError> {
+    let crd = &definition.crd;
+    let empty = json!({});
+    let metadata = value.get("metadata").unwrap_or(&empty);
+    let mut errors =
+        objectmeta::validate_object_meta(metadata, crd.scope == Scope::Namespaced, "metadata");
+    if let Some(validator) = &request.validator {
+        errors.extend(validator.validate(value));
+    }
+    if let Some(schema) = &request.version.schema {
+        if request.embedded {
+            errors.extend(objectmeta::validate(value, schema, false));
+        }
+        errors.extend(listtype::validate_list_sets_and_maps(value, schema));
+        if let Some(rules) = request.rules.as_ref().filter(|r| !r.is_empty()) {
+            if errors.iter().any(|e| BLOCKS_CEL.contains(&e.kind)) {
+                errors.push(FieldError::invalid(
+                    "<nil>",
+                    Value::Null,
+                    "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
+                ));
+            } else {
+                let outcome = rules.validate(value, schema, true);
+                checked.skipped_transition_rules = outcome.skipped_transition_rules;
+                errors.extend(outcome.errors);
+            }
+        }
+    }
+    errors
+}
+
+/// The storage round trip (reference §1, step 8): with a storage version other than the
+/// request's, the response is the object pruned and defaulted by the storage schema, then
+/// pruned by the request schema again. Returns it with the defaults that survived.
+fn round_trip_storage(
+    definition: &Definition,
+    request: &Served,
+    mut value: Value,
+) -> (Value, Vec<String>) {
+    let Some(storage) = definition.served.iter().find(|s| s.version.storage) else {
+        return (value, Vec::new());
+    };
+    if storage.version.name == request.version.name || definition.crd.preserve_unknown_fields {
+        return (value, Vec::new());
+    }
+    let storage_schema = storage.version.schema.as_ref();
+    let request_schema = request.version.schema.as_ref();
+    prune::prune(&mut value, storage_schema, true);
+    let mut defaulted = defaulting::default_with_record(&mut value, storage_schema);
+    prune::prune(&mut value, request_schema, true);
+    defaulted.retain(|pointer| value.pointer(pointer).is_some());
+    (value, defaulted)
+}
+
+/// Whether `s` or any node under it is an embedded resource.
+fn any_embedded(s: &Schema) -> bool {
+    s.embedded_resource
+        || s.properties.iter().any(|(_, p)| any_embedded(p))
+        || s.additional_schema().is_some_and(any_embedded)
+        || s.items.as_deref().is_some_and(any_embedded)
+}

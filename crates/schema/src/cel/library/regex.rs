@@ -1,0 +1,182 @@
+//! Regular expressions with Go RE2 semantics: the standard `matches`, and Kubernetes'
+//! `library.Regex` (`find`, `findAll`).
+
+use super::{int_arg, out, str_arg, Out};
+use crate::cel::cost;
+use kadmit_go::regexp;
+use cel::common::types::{INT_TYPE, STRING_TYPE};
+use cel::common::value::CowVal;
+use cel::{DeclarationError, Env, ExecutionError, Value};
+use regex::Regex;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+pub fn register(env: &mut Env) -> Result<(), DeclarationError> {
+    env.add_overload(
+        "matches",
+        "matches_string",
+        vec![STRING_TYPE, STRING_TYPE],
+        matches,
+    )?;
+    env.add_member_overload(
+        "matches",
+        "string_matches_string",
+        STRING_TYPE,
+        vec![STRING_TYPE],
+        matches,
+    )?;
+    env.add_member_overload(
+        "find",
+        "string_find_string",
+        STRING_TYPE,
+        vec![STRING_TYPE],
+        find,
+    )?;
+    env.add_member_overload(
+        "findAll",
+        "string_find_all_string",
+        STRING_TYPE,
+        vec![STRING_TYPE],
+        find_all,
+    )?;
+    env.add_member_overload(
+        "findAll",
+        "string_find_all_string_int",
+        STRING_TYPE,
+        vec![STRING_TYPE, INT_TYPE],
+        find_all,
+    )?;
+    Ok(())
+}
+
+/// Go's `regexp.Compile` error text for `pattern` (`error parsing regexp: <code>: `<expr>``).
+pub fn go_error(pattern: &str, error: &regex::Error) -> String {
+    let text = error.to_string();
+    let reason = text.lines().last().unwrap_or_default();
+    let (code, expr) = if reason.contains("unopened group") {
+        ("unexpected )", pattern.to_owned())
+    } else if reason.contains("unclosed group") {
+        ("missing closing )", pattern.to_owned())
+    } else if reason.contains("unclosed character class") {
+        (
+            "missing closing ]",
+            pattern[pattern.rfind('[').unwrap_or(0)..].to_owned(),
+        )
+    } else if reason.contains("repetition operator missing expression") {
+        (
+            "missing argument to repetition operator",
+            first_repetition(pattern),
+        )
+    } else if reason.contains("repetition") {
+        ("invalid nested repetition operator", pattern.to_owned())
+    } else if reason.contains("escape") {
+        ("invalid escape sequence", pattern.to_owned())
+    } else {
+        ("invalid regular expression", pattern.to_owned())
+    };
+    format!("error parsing regexp: {code}: `{expr}`")
+}
+
+/// Compiles like Go's `regexp.Compile`, which also rejects a repetition of a repetition
+/// (`x++`, `a**`) that the `regex` crate accepts.
+pub fn compile_go(pattern: &str) -> Result<Regex, String> {
+    if let Some(nested) = nested_repetition(pattern) {
+        return Err(format!(
+            "error parsing regexp: invalid nested repetition operator: `{nested}`"
+        ));
+    }
+    regexp::compile(pattern).map_err(|e| go_error(pattern, &e))
+}
+
+/// The first `<op><op>` pair outside escapes and classes, where the second is not the lazy `?`.
+fn nested_repetition(pattern: &str) -> Option<String> {
+    let chars: Vec<char> = pattern.chars().collect();
+    let mut i = 0;
+    let mut in_class = false;
+    let mut after_repeat: Option<(usize, bool)> = None;
+    while i < chars.len() {
+        let c = chars[i];
+        match c {
+            '\\' => {
+                i += 2;
+                after_repeat = None;
+                continue;
+            }
+            '[' if !in_class => in_class = true,
+            ']' if in_class => in_class = false,
+            '*' | '+' | '?' if !in_class => {
+                if let Some((start, lazy)) = after_repeat {
+                    if c != '?' || lazy {
+                        return Some(chars[start..=i].iter().collect());
+                    }
+                    after_repeat = Some((start, true));
+                } else {
+                    after_repeat = Some((i, false));
+                }
+                i += 1;
+                continue;
+            }
+            _ => {}
+        }
+        after_repeat = None;
+        i += 1;
+    }
+    None
+}
+
+fn first_repetition(pattern: &str) -> String {
+    pattern
+        .chars()
+        .find(|c| matches!(c, '*' | '+' | '?'))
+        .map_or_else(|| pattern.to_owned(), String::from)
+}
+
+/// A compiled pattern, cached per thread.
+fn compiled(pattern: &str) -> Result<Regex, ExecutionError> {
+    thread_local! {
+        static CACHE: RefCell<HashMap<String, Regex>> = RefCell::new(HashMap::new());
+    }
+    CACHE.with(|cache| {
+        if let Some(re) = cache.borrow().get(pattern) {
+            return Ok(re.clone());
+        }
+        let re = compile_go(pattern).map_err(|e| ExecutionError::function_error("regex", e))?;
+        let mut cache = cache.borrow_mut();
+        if cache.len() > 256 {
+            cache.clear();
+        }
+        cache.insert(pattern.to_owned(), re.clone());
+        Ok(re)
+    })
+}
+
+fn matches<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Out<'b, 'v> {
+    let (s, pattern) = (str_arg(&args, 0)?, str_arg(&args, 1)?);
+    cost::charge(s.len() as u64 / 16 + 1)?;
+    out(Value::Bool(compiled(pattern)?.is_match(s)))
+}
+
+fn find<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Out<'b, 'v> {
+    let (s, pattern) = (str_arg(&args, 0)?, str_arg(&args, 1)?);
+    cost::charge(s.len() as u64 / 16 + 1)?;
+    let found = compiled(pattern)?.find(s).map_or("", |m| m.as_str());
+    out(Value::String(Arc::new(found.to_owned())))
+}
+
+fn find_all<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Out<'b, 'v> {
+    let (s, pattern) = (str_arg(&args, 0)?, str_arg(&args, 1)?);
+    let limit = if args.len() > 2 {
+        int_arg(&args, 2)?
+    } else {
+        -1
+    };
+    cost::charge(s.len() as u64 / 16 + 1)?;
+    let re = compiled(pattern)?;
+    let found: Vec<Value> = re
+        .find_iter(s)
+        .take(usize::try_from(limit).unwrap_or(usize::MAX))
+        .map(|m| Value::String(Arc::new(m.as_str().to_owned())))
+        .collect();
+    out(Value::List(Arc::new(found)))
+}

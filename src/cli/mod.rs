@@ -1,0 +1,414 @@
+//! Command-line definitions and invocation-mode detection.
+//!
+//! The same binary is called four ways: `kadmit generate|transform` (plain stream),
+//! `<plugin path> /tmp/kust-plugin-config-NNN [generate|transform] [flags]` (kustomize
+//! legacy exec plugin), with no arguments and a `ResourceList` on stdin (KRM function),
+//! and the housekeeping subcommands.
+
+mod module;
+
+use crate::io::encode::Format;
+use crate::pipeline::Operation;
+use kadmit_schema::admission::FieldValidation;
+use crate::run::{Mode, Options};
+use clap::{Args, Parser, Subcommand};
+use std::path::{Path, PathBuf};
+
+/// The KEP-993 contract: an unknown subcommand means "the operation is not supported".
+pub const EXIT_UNSUPPORTED: i32 = 127;
+
+const AFTER_HELP: &str = "\
+Invocation:
+  kadmit transform < in.yaml          plain stream: configuration and resources on stdin
+  kadmit generate  < virtual.yaml     generate, then admit, resources from virtual resources
+  <plugin> CONFIG_FILE [generate|transform] [flags]
+                                      kustomize legacy exec plugin (see install-plugins)
+  kadmit [transform|generate] < resourcelist.yaml
+                                      KRM function (kpt fn eval --exec, kustomize exec functions)
+
+Exit codes:
+  0    success
+  1    a resource was rejected or is invalid (policy outcome)
+  2    bad input or bad configuration (unparseable YAML, invalid rule, unknown generator)
+  127  unknown subcommand: the operation is not supported";
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "kadmit",
+    version,
+    about = "Run the Kubernetes admission chain client-side: generators, mutators and validators applied to a resource stream",
+    after_help = AFTER_HELP
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Read resources and configuration on stdin; write the admitted resources to stdout.
+    Transform(RunArgs),
+    /// Like transform, then turn virtual resources into real ones and admit them too.
+    Generate(RunArgs),
+    /// Print the version.
+    Version,
+    /// Write the kustomize legacy plugin layout for every configuration kind kadmit reads.
+    InstallPlugins {
+        /// The plugin home (use it as KUSTOMIZE_PLUGIN_HOME).
+        dir: PathBuf,
+        /// The kadmit binary the plugins run (default: this one).
+        #[arg(long)]
+        binary: Option<PathBuf>,
+        /// Also link every generator kind found under these plugin roots; repeatable.
+        #[arg(long = "plugin-dir", value_name = "DIR")]
+        plugin_dirs: Vec<PathBuf>,
+    },
+    /// Work with admission modules (a module developer's test harness).
+    #[command(subcommand)]
+    Module(module::ModuleCommand),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct RunArgs {
+    /// Output format (default: yaml, or resourcelist when the input is a ResourceList).
+    #[arg(short, long, value_enum)]
+    pub output: Option<OutputArg>,
+    /// Configuration file or directory (walked for *.yaml, *.yml, *.json); repeatable.
+    #[arg(long = "config", value_name = "PATH")]
+    pub config: Vec<PathBuf>,
+    /// CustomResourceDefinition file or directory: its CRDs validate and default custom
+    /// resources and are not written out (other documents there are ignored); repeatable.
+    #[arg(long = "crd", value_name = "PATH")]
+    pub crd: Vec<PathBuf>,
+    /// What unknown fields of custom resources do, as kubectl's --validate: an error
+    /// listing them (Strict), pruned with a warning each (Warn), or pruned silently (Ignore).
+    #[arg(long, value_enum, default_value = "Strict")]
+    pub field_validation: FieldValidationArg,
+    /// Do not write schema defaults into custom resources (they are still validated with them).
+    #[arg(long)]
+    pub no_defaults: bool,
+    /// Pass configuration documents through to the output instead of consuming them.
+    #[arg(long)]
+    pub keep_config: bool,
+    /// Namespace assumed for namespaced resources that name none.
+    #[arg(short, long, default_value = "default")]
+    pub namespace: String,
+    /// The admission operation to simulate.
+    #[arg(long, value_enum, default_value = "CREATE")]
+    pub operation: OperationArg,
+    /// Write a JSON report of diagnostics and changes to FILE (`-` for stderr).
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
+    /// Annotate each changed resource with the rules that changed it (kadmit.dev/changed-by).
+    #[arg(long)]
+    pub annotate: bool,
+    /// Let configuration paths leave their root (`..`, absolute paths, symbolic links).
+    #[arg(long)]
+    pub allow_paths_outside_root: bool,
+    /// ModRules in this namespace are KubeMod cluster rules (targetNamespaceRegex applies).
+    #[arg(long, value_name = "NAMESPACE", default_value = "kubemod-system")]
+    pub cluster_modrules_namespace: String,
+    /// A rule that matches but cannot be applied is an error (exit 1), not a warning.
+    #[arg(long)]
+    pub strict: bool,
+    /// Record which Gatekeeper mutators changed a resource in its `gatekeeper.sh/mutations`
+    /// annotation, as the webhook's `--mutation-annotations` does.
+    #[arg(long)]
+    pub gatekeeper_annotations: bool,
+    /// A generator plugin root, searched before KADMIT_PLUGIN_PATH; repeatable.
+    #[arg(long = "plugin-dir", value_name = "DIR")]
+    pub plugin_dir: Vec<PathBuf>,
+    /// The username admission modules see in `userInfo`.
+    #[arg(long, value_name = "NAME")]
+    pub user: Option<String>,
+    /// A group admission modules see in `userInfo`; repeatable.
+    #[arg(long = "group", value_name = "GROUP")]
+    pub group: Vec<String>,
+}
+
+/// `--output`, as clap reads it; the library's [`Format`] knows nothing of argv.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum OutputArg {
+    /// A `---`-separated YAML stream.
+    Yaml,
+    /// A JSON `v1 List`.
+    Json,
+    /// A KRM `config.kubernetes.io/v1 ResourceList` (YAML).
+    #[value(name = "resourcelist")]
+    ResourceList,
+}
+
+impl From<OutputArg> for Format {
+    fn from(arg: OutputArg) -> Format {
+        match arg {
+            OutputArg::Yaml => Format::Yaml,
+            OutputArg::Json => Format::Json,
+            OutputArg::ResourceList => Format::ResourceList,
+        }
+    }
+}
+
+/// `--operation`, as clap reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[value(rename_all = "UPPER")]
+pub enum OperationArg {
+    Create,
+    Update,
+    Delete,
+    Connect,
+}
+
+impl From<OperationArg> for Operation {
+    fn from(arg: OperationArg) -> Operation {
+        match arg {
+            OperationArg::Create => Operation::Create,
+            OperationArg::Update => Operation::Update,
+            OperationArg::Delete => Operation::Delete,
+            OperationArg::Connect => Operation::Connect,
+        }
+    }
+}
+
+/// `--field-validation`, as clap reads it (kubectl's spellings and lower case).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum FieldValidationArg {
+    #[value(name = "Strict", alias = "strict")]
+    Strict,
+    #[value(name = "Warn", alias = "warn")]
+    Warn,
+    #[value(name = "Ignore", alias = "ignore")]
+    Ignore,
+}
+
+impl From<FieldValidationArg> for FieldValidation {
+    fn from(arg: FieldValidationArg) -> FieldValidation {
+        match arg {
+            FieldValidationArg::Strict => FieldValidation::Strict,
+            FieldValidationArg::Warn => FieldValidation::Warn,
+            FieldValidationArg::Ignore => FieldValidation::Ignore,
+        }
+    }
+}
+
+/// What the process was asked to do.
+#[derive(Debug)]
+pub enum Invocation {
+    Run {
+        options: Options,
+        report: Option<PathBuf>,
+        /// Legacy plugin with no subcommand: generate when stdin is empty.
+        infer_mode_from_stdin: bool,
+    },
+    Version,
+    InstallPlugins {
+        dir: PathBuf,
+        binary: Option<PathBuf>,
+        plugin_dirs: Vec<PathBuf>,
+    },
+    Module(module::ModuleCommand),
+    /// Print this text to stdout and exit with the code (help, clap errors).
+    Exit {
+        text: String,
+        to_stderr: bool,
+        code: i32,
+    },
+}
+
+const SUBCOMMANDS: &[&str] = &[
+    "generate",
+    "transform",
+    "version",
+    "install-plugins",
+    "module",
+    "help",
+];
+
+/// Decides the invocation from argv (without the program name) and whether stdin is a
+/// terminal.
+pub fn detect(args: &[String], stdin_is_terminal: bool) -> Invocation {
+    let Some(first) = args.first() else {
+        if stdin_is_terminal {
+            return Invocation::Exit {
+                text: help_text(),
+                to_stderr: false,
+                code: EXIT_UNSUPPORTED,
+            };
+        }
+        return run_invocation(Mode::Krm, default_args(), false, None);
+    };
+    if SUBCOMMANDS.contains(&first.as_str()) || first.starts_with('-') {
+        return parse(args, None);
+    }
+    if Path::new(first).is_file() {
+        let rest = &args[1..];
+        let explicit = rest
+            .first()
+            .is_some_and(|a| a == "generate" || a == "transform");
+        if explicit {
+            return parse(rest, Some(PathBuf::from(first)));
+        }
+        let mut with_mode = vec!["transform".to_owned()];
+        with_mode.extend(rest.iter().cloned());
+        return match parse(&with_mode, Some(PathBuf::from(first))) {
+            Invocation::Run {
+                options, report, ..
+            } => Invocation::Run {
+                options,
+                report,
+                infer_mode_from_stdin: true,
+            },
+            other => other,
+        };
+    }
+    Invocation::Exit {
+        text: format!(
+            "kadmit: unknown subcommand {first:?}: the operation is not supported (expected generate, transform, version, install-plugins or module)"
+        ),
+        to_stderr: true,
+        code: EXIT_UNSUPPORTED,
+    }
+}
+
+fn parse(args: &[String], plugin_config: Option<PathBuf>) -> Invocation {
+    let argv = std::iter::once("kadmit".to_owned()).chain(args.iter().cloned());
+    match Cli::try_parse_from(argv) {
+        Ok(cli) => match cli.command {
+            Command::Transform(a) => run_invocation(Mode::Transform, a, false, plugin_config),
+            Command::Generate(a) => run_invocation(Mode::Generate, a, false, plugin_config),
+            Command::Version => Invocation::Version,
+            Command::InstallPlugins {
+                dir,
+                binary,
+                plugin_dirs,
+            } => Invocation::InstallPlugins {
+                dir,
+                binary,
+                plugin_dirs,
+            },
+            Command::Module(command) => Invocation::Module(command),
+        },
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            Invocation::Exit {
+                text: e.render().to_string(),
+                to_stderr: e.use_stderr(),
+                code,
+            }
+        }
+    }
+}
+
+fn default_args() -> RunArgs {
+    match Cli::parse_from(["kadmit", "transform"]).command {
+        Command::Transform(a) => a,
+        _ => unreachable!("parsed `transform`"),
+    }
+}
+
+fn run_invocation(
+    mode: Mode,
+    a: RunArgs,
+    infer: bool,
+    plugin_config: Option<PathBuf>,
+) -> Invocation {
+    let config_root = std::env::var_os("KUSTOMIZE_PLUGIN_CONFIG_ROOT")
+        .map(PathBuf::from)
+        .filter(|p| p.is_dir())
+        .or_else(|| std::env::current_dir().ok())
+        .unwrap_or_else(|| PathBuf::from("."));
+    Invocation::Run {
+        options: Options {
+            mode,
+            format: a.output.map(Format::from),
+            config_paths: a.config,
+            crd_paths: a.crd,
+            field_validation: a.field_validation.into(),
+            write_defaults: !a.no_defaults,
+            plugin_config,
+            config_root,
+            keep_config: a.keep_config,
+            namespace: a.namespace,
+            operation: a.operation.into(),
+            annotate: a.annotate,
+            allow_paths_outside_root: a.allow_paths_outside_root,
+            cluster_modrules_namespace: a.cluster_modrules_namespace,
+            strict: a.strict,
+            gatekeeper_annotations: a.gatekeeper_annotations,
+            plugin_dirs: a.plugin_dir,
+            user: a.user,
+            groups: a.group,
+        },
+        report: a.report,
+        infer_mode_from_stdin: infer,
+    }
+}
+
+pub fn help_text() -> String {
+    use clap::CommandFactory;
+    Cli::command().render_help().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(a: &[&str]) -> Vec<String> {
+        a.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn subcommands_and_unknown_ones() {
+        assert!(
+            matches!(detect(&args(&["transform"]), false), Invocation::Run { options, .. } if options.mode == Mode::Transform)
+        );
+        assert!(matches!(
+            detect(&args(&["version"]), true),
+            Invocation::Version
+        ));
+        assert!(matches!(
+            detect(&args(&["frobnicate"]), false),
+            Invocation::Exit { code: 127, .. }
+        ));
+        assert!(matches!(
+            detect(&[], true),
+            Invocation::Exit { code: 127, .. }
+        ));
+        assert!(
+            matches!(detect(&[], false), Invocation::Run { options, .. } if options.mode == Mode::Krm)
+        );
+    }
+
+    #[test]
+    fn legacy_plugin_config_file() {
+        let file = tempfile::NamedTempFile::new().unwrap();
+        let path = file.path().to_str().unwrap();
+        match detect(&args(&[path]), false) {
+            Invocation::Run {
+                options,
+                infer_mode_from_stdin,
+                ..
+            } => {
+                assert!(infer_mode_from_stdin);
+                assert_eq!(options.plugin_config.as_deref(), Some(file.path()));
+            }
+            other => panic!("{other:?}"),
+        }
+        match detect(&args(&[path, "generate", "--operation", "UPDATE"]), false) {
+            Invocation::Run {
+                options,
+                infer_mode_from_stdin,
+                ..
+            } => {
+                assert!(!infer_mode_from_stdin);
+                assert_eq!(options.mode, Mode::Generate);
+                assert_eq!(options.operation, Operation::Update);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}
+
+/// `kadmit module …`: the process exit code.
+pub fn execute_module(command: module::ModuleCommand) -> i32 {
+    module::execute(command)
+}
