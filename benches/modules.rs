@@ -9,8 +9,8 @@
 
 mod common;
 
-use kadmit::module::limits::Limits;
-use kadmit::module::runtime::{engine, WasmModule};
+use kadmit::engines::module::limits::Limits;
+use kadmit::engines::module::runtime::{engine, WasmModule};
 use kadmit::run::{run, Mode, Options};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

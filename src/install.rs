@@ -3,8 +3,8 @@
 //! reads, each entry a small script that runs this binary; with `--plugin-dir`, also for
 //! every generator kind defined under those roots, the script passing the root on.
 
-use crate::config::KNOWN_KINDS;
-use crate::generator::discovery::Catalog;
+use crate::core::config::KNOWN_KINDS;
+use crate::engines::generator::discovery::Catalog;
 use anyhow::{Context as _, Result};
 use std::path::{Path, PathBuf};
 
@@ -39,7 +39,7 @@ fn generator_kinds(plugin_dirs: &[PathBuf]) -> Result<Vec<(String, String, Strin
     let mut catalog = Catalog::new(roots.clone(), false);
     let mut kinds = Vec::new();
     for found in catalog.all() {
-        let Some((group, kind)) = crate::generator::definition::declared_kind(&found.resource)
+        let Some((group, kind)) = crate::engines::generator::definition::declared_kind(&found.resource)
         else {
             continue;
         };

@@ -3,11 +3,11 @@
 //! rule store. Each case is reported by id; deliberate deviations live in
 //! tests/allowlist/kubemod.yaml with their reasons.
 
-use kadmit::io::decode::decode_all;
-use kadmit::kubemod::rule;
-use kadmit::kubemod::store::{Request, Store};
+use kadmit::core::decode::decode_all;
+use kadmit::engines::kubemod::rule;
+use kadmit::engines::kubemod::store::{Request, Store};
 use kadmit_jsonpatch::patch;
-use kadmit::resource::{Origin, Resource};
+use kadmit::core::resource::{Origin, Resource};
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -14,9 +14,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use kadmit_go::fmt::format_float;
-use kadmit::io::decode::decode_all;
-use kadmit::kubemod::matching::{is_match, MatchFor, MatchItem};
-use kadmit::kubemod::select::{compile_with, key_parts, path_from_key_parts, Dialect, Val};
+use kadmit::core::decode::decode_all;
+use kadmit::engines::kubemod::matching::{is_match, MatchFor, MatchItem};
+use kadmit::engines::kubemod::select::{compile_with, key_parts, path_from_key_parts, Dialect, Val};
 use serde_json::Value;
 
 fn fixtures() -> PathBuf {

@@ -8,7 +8,7 @@
 mod module;
 
 use crate::io::encode::Format;
-use crate::pipeline::Operation;
+use crate::core::pipeline::Operation;
 use kadmit_schema::admission::FieldValidation;
 use crate::run::{Mode, Options};
 use clap::{Args, Parser, Subcommand};

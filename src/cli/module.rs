@@ -2,10 +2,10 @@
 //! edge, and handed to the module engine's [`tool`] as plain values.
 
 use super::OperationArg;
-use crate::io::decode::decode_all;
-use crate::module::harness::UseCase;
-use crate::module::spec::Protocol;
-use crate::module::tool::{self, Input};
+use crate::core::decode::decode_all;
+use crate::engines::module::harness::UseCase;
+use crate::engines::module::spec::Protocol;
+use crate::engines::module::tool::{self, Input};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use serde_json::Value;
 use std::path::{Path, PathBuf};

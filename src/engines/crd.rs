@@ -4,9 +4,9 @@
 
 use kadmit_schema::admission::{check, prepare, Definition, Refused, Settings};
 use kadmit_schema::definition::Crd;
-use crate::diagnostic::Diagnostic;
-use crate::pipeline::{Change, Context, Mutation, Mutator, Validator};
-use crate::resource::Resource;
+use crate::core::diagnostic::Diagnostic;
+use crate::core::pipeline::{Change, Context, Mutation, Mutator, Validator};
+use crate::core::resource::Resource;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::sync::Arc;

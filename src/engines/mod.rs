@@ -3,3 +3,7 @@
 //! library crates, never another engine, `run` or `cli` (tests/architecture.rs checks).
 
 pub mod crd;
+pub mod gatekeeper;
+pub mod generator;
+pub mod kubemod;
+pub mod module;

@@ -3,11 +3,11 @@
 
 use super::intake::{Intake, Slot};
 use super::{Mode, Options, CHANGED_BY_ANNOTATION};
-use crate::diagnostic::Diagnostic;
-use crate::gatekeeper::expander::sort_like_gator;
+use crate::core::diagnostic::Diagnostic;
+use crate::engines::gatekeeper::expander::sort_like_gator;
 use crate::io::encode::Encoder;
-use crate::pipeline::{Change, Context, Pipeline};
-use crate::resource::{Identity, Origin, Resource, FUNCTION_ANNOTATION, LOCAL_CONFIG};
+use crate::core::pipeline::{Change, Context, Pipeline};
+use crate::core::resource::{Identity, Origin, Resource, FUNCTION_ANNOTATION, LOCAL_CONFIG};
 use serde_json::Value;
 
 /// One run's admission: what it needs, and what it has found so far.
@@ -125,7 +125,7 @@ impl Admitter<'_> {
             .loader
             .items
             .iter()
-            .filter(|item| crate::generator::is_generated(item, mode));
+            .filter(|item| crate::engines::generator::is_generated(item, mode));
         for item in virtual_items {
             let virtual_resource = &item.resource;
             let Some(generator) = self

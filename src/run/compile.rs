@@ -1,15 +1,15 @@
 //! Compiles configuration into the pipeline: each engine family turns its virtual
 //! resources into compiled rules, once, before any resource is touched.
 
-use crate::config::{known_kind, ConfigItem, Family, KNOWN_KINDS};
+use crate::core::config::{known_kind, ConfigItem, Family, KNOWN_KINDS};
 
-use crate::diagnostic::Diagnostic;
-use crate::gatekeeper;
-use crate::generator;
-use crate::kubemod;
-use crate::module;
-use crate::pipeline::Pipeline;
-use crate::resource::Resource;
+use crate::core::diagnostic::Diagnostic;
+use crate::engines::gatekeeper;
+use crate::engines::generator;
+use crate::engines::kubemod;
+use crate::engines::module;
+use crate::core::pipeline::Pipeline;
+use crate::core::resource::Resource;
 use crate::run::{Mode, Options};
 use std::sync::Arc;
 

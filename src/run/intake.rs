@@ -3,13 +3,13 @@
 //! (CRD scopes, Namespaces). A `ResourceList` is taken apart here.
 
 use super::Options;
-use crate::config::{classify, is_crd, Loader, Source};
-use crate::diagnostic::Diagnostic;
-use crate::io::decode::{decode_stream, Document};
-use crate::io::lists::{flatten_document, is_list};
+use crate::core::config::{classify, is_crd, Loader, Source};
+use crate::core::diagnostic::Diagnostic;
+use crate::core::decode::{decode_stream, Document};
+use crate::core::lists::{flatten_document, is_list};
 use crate::io::resource_list;
-use crate::resource::{annotation, Identity, Origin, Resource, FUNCTION_CONFIG, STDIN};
-use crate::scope::{Scope, ScopeTable};
+use crate::core::resource::{annotation, Identity, Origin, Resource, FUNCTION_CONFIG, STDIN};
+use crate::core::scope::{Scope, ScopeTable};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

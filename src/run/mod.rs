@@ -5,12 +5,12 @@ mod admit;
 mod compile;
 mod intake;
 
-use crate::diagnostic::{exit_code, has_errors, Diagnostic, Severity};
+use crate::core::diagnostic::{exit_code, has_errors, Diagnostic, Severity};
 use compile as engines;
-use crate::generator::discovery::{plugin_roots, Catalog};
+use crate::engines::generator::discovery::{plugin_roots, Catalog};
 use crate::io::encode::{Encoder, Format};
-use crate::pipeline::{Change, Context, Operation};
-use crate::resource::Identity;
+use crate::core::pipeline::{Change, Context, Operation};
+use crate::core::resource::Identity;
 use admit::Admitter;
 use intake::Intake;
 use serde_json::{json, Value};
@@ -127,7 +127,7 @@ fn run_input(options: Options, stdin: Cow<'_, [u8]>) -> Outcome {
         options.allow_paths_outside_root,
     );
     if options.mode != Mode::Krm {
-        let explicit = crate::generator::explicit_kinds(&intake.loader.items);
+        let explicit = crate::engines::generator::explicit_kinds(&intake.loader.items);
         intake.claim_virtual(|group, kind| {
             explicit.iter().any(|(g, k)| g == group && k == kind) || catalog.defines(group, kind)
         });

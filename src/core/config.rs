@@ -1,0 +1,427 @@
+//! Configuration: which documents are virtual (rules, generators, policy sets) and which
+//! are real resources, and loading configuration from `--config` paths and `PolicySet`s,
+//! confined to their root.
+
+use crate::core::diagnostic::Diagnostic;
+use crate::core::decode::decode_all;
+use crate::core::resource::{Identity, Resource};
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+pub const KADMIT_GROUP: &str = "kadmit.dev";
+pub const KADMIT_VERSION: &str = "v1alpha1";
+pub const POLICY_SET_KIND: &str = "PolicySet";
+pub const GENERATOR_KIND: &str = "Generator";
+pub const ADMISSION_MODULE_KIND: &str = "AdmissionModule";
+
+/// The engine family a configuration kind belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Family {
+    KubeMod,
+    GatekeeperMutation,
+    GatekeeperExpansion,
+    Kadmit,
+    /// A generator definition (`kadmit.dev/v1alpha1` `Generator`).
+    GeneratorDefinition,
+    /// A WebAssembly or exec admission module (`kadmit.dev/v1alpha1` `AdmissionModule`).
+    AdmissionModule,
+    /// A virtual resource: annotated `config.kubernetes.io/local-config` and of no kind
+    /// kadmit knows, or of a kind a generator defines.
+    LocalConfig,
+}
+
+/// A configuration kind kadmit reads, with every API version users write.
+pub struct KnownKind {
+    pub group: &'static str,
+    pub versions: &'static [&'static str],
+    pub kind: &'static str,
+    pub family: Family,
+}
+
+const GATEKEEPER_VERSIONS: &[&str] = &["v1", "v1beta1", "v1alpha1"];
+
+pub const KNOWN_KINDS: &[KnownKind] = &[
+    KnownKind {
+        group: "api.kubemod.io",
+        versions: &["v1beta1"],
+        kind: "ModRule",
+        family: Family::KubeMod,
+    },
+    KnownKind {
+        group: "mutations.gatekeeper.sh",
+        versions: GATEKEEPER_VERSIONS,
+        kind: "Assign",
+        family: Family::GatekeeperMutation,
+    },
+    KnownKind {
+        group: "mutations.gatekeeper.sh",
+        versions: GATEKEEPER_VERSIONS,
+        kind: "AssignMetadata",
+        family: Family::GatekeeperMutation,
+    },
+    KnownKind {
+        group: "mutations.gatekeeper.sh",
+        versions: GATEKEEPER_VERSIONS,
+        kind: "ModifySet",
+        family: Family::GatekeeperMutation,
+    },
+    KnownKind {
+        group: "mutations.gatekeeper.sh",
+        versions: GATEKEEPER_VERSIONS,
+        kind: "AssignImage",
+        family: Family::GatekeeperMutation,
+    },
+    KnownKind {
+        group: "expansion.gatekeeper.sh",
+        versions: &["v1alpha1", "v1beta1"],
+        kind: "ExpansionTemplate",
+        family: Family::GatekeeperExpansion,
+    },
+    KnownKind {
+        group: KADMIT_GROUP,
+        versions: &[KADMIT_VERSION],
+        kind: POLICY_SET_KIND,
+        family: Family::Kadmit,
+    },
+    KnownKind {
+        group: KADMIT_GROUP,
+        versions: &[KADMIT_VERSION],
+        kind: GENERATOR_KIND,
+        family: Family::GeneratorDefinition,
+    },
+    KnownKind {
+        group: KADMIT_GROUP,
+        versions: &[KADMIT_VERSION],
+        kind: ADMISSION_MODULE_KIND,
+        family: Family::AdmissionModule,
+    },
+];
+
+/// The family of a configuration document, or `None` for a real resource.
+pub fn classify(resource: &Resource) -> Option<Family> {
+    if let Some(known) = known_kind(&resource.id) {
+        return Some(known.family);
+    }
+    if resource.id.group == KADMIT_GROUP {
+        return Some(Family::Kadmit);
+    }
+    resource.is_local_config().then_some(Family::LocalConfig)
+}
+
+pub fn known_kind(id: &Identity) -> Option<&'static KnownKind> {
+    KNOWN_KINDS
+        .iter()
+        .find(|k| k.group == id.group && k.kind == id.kind)
+}
+
+pub fn is_crd(id: &Identity) -> bool {
+    id.group == "apiextensions.k8s.io" && id.kind == "CustomResourceDefinition"
+}
+
+/// Where a configuration document came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// stdin (plain stream) or a ResourceList item.
+    Stream,
+    /// The kustomize legacy plugin configuration file.
+    PluginConfig,
+    /// A ResourceList's `functionConfig`.
+    FunctionConfig,
+    /// `--config` or a `PolicySet` path.
+    File,
+}
+
+/// Local configuration of the tools around kadmit (Kptfiles, kpt's package context and
+/// default function input, kustomizations): never rules, never generator input.
+pub fn is_tooling_config(id: &Identity) -> bool {
+    const TOOLING_GROUPS: &[&str] = &[
+        "kpt.dev",
+        "fn.kpt.dev",
+        "config.kpt.dev",
+        "config.kubernetes.io",
+        "kustomize.config.k8s.io",
+    ];
+    TOOLING_GROUPS.contains(&id.group.as_str())
+        || (id.group.is_empty()
+            && id.kind == "ConfigMap"
+            && matches!(id.name.as_str(), "kptfile.kpt.dev" | "function-input"))
+}
+
+/// A configuration document and the directory its relative paths resolve against.
+#[derive(Debug, Clone)]
+pub struct ConfigItem {
+    pub resource: Resource,
+    pub family: Option<Family>,
+    pub source: Source,
+    pub base_dir: PathBuf,
+    pub root: PathBuf,
+}
+
+impl ConfigItem {
+    /// A virtual resource for a generator: local configuration of no engine's kind, or a
+    /// document of unknown kind handed over as plugin or function configuration. Other
+    /// documents in configuration files (Namespaces, CRDs) are context.
+    pub fn is_generator_input(&self) -> bool {
+        if is_tooling_config(&self.resource.id) {
+            return false;
+        }
+        match self.family {
+            Some(Family::LocalConfig) => true,
+            None => matches!(self.source, Source::PluginConfig | Source::FunctionConfig),
+            Some(_) => false,
+        }
+    }
+}
+
+/// Reads configuration files and directories, following `PolicySet` paths.
+pub struct Loader {
+    allow_outside_root: bool,
+    loaded: HashSet<PathBuf>,
+    pub items: Vec<ConfigItem>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Loader {
+    pub fn new(allow_outside_root: bool) -> Loader {
+        Loader {
+            allow_outside_root,
+            loaded: HashSet::new(),
+            items: Vec::new(),
+            diagnostics: Vec::new(),
+        }
+    }
+
+    /// `--config PATH`: a file, or a directory walked for `*.yaml`, `*.yml`, `*.json` in
+    /// name order. Its root is the directory itself (or the file's directory).
+    pub fn load_config_path(&mut self, path: &Path) {
+        let root = if path.is_dir() {
+            path.to_path_buf()
+        } else {
+            match path.parent() {
+                Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
+                _ => PathBuf::from("."),
+            }
+        };
+        self.load_path(path, &root);
+    }
+
+    /// Adds a configuration document read from stdin or handed over by kustomize/kpt,
+    /// whose relative paths resolve against `base_dir` inside `root`.
+    pub fn add(&mut self, resource: Resource, source: Source, base_dir: &Path, root: &Path) {
+        let family = classify(&resource);
+        if family == Some(Family::Kadmit) && resource.id.kind == POLICY_SET_KIND {
+            self.expand_policy_set(&resource, base_dir, root);
+        }
+        self.items.push(ConfigItem {
+            resource,
+            family,
+            source,
+            base_dir: base_dir.to_path_buf(),
+            root: root.to_path_buf(),
+        });
+    }
+
+    /// Adds a stream document of a kind a generator defines: a virtual resource.
+    pub fn add_virtual(&mut self, resource: Resource, base_dir: &Path, root: &Path) {
+        self.items.push(ConfigItem {
+            resource,
+            family: Some(Family::LocalConfig),
+            source: Source::Stream,
+            base_dir: base_dir.to_path_buf(),
+            root: root.to_path_buf(),
+        });
+    }
+
+    /// Loads a file, or every configuration file under a directory, following symbolic
+    /// links but not out of `root`.
+    fn load_path(&mut self, path: &Path, root: &Path) {
+        if !path.is_dir() {
+            return self.load_file(path, root);
+        }
+        for entry in walkdir::WalkDir::new(path)
+            .follow_links(true)
+            .sort_by_file_name()
+        {
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(e) => {
+                    self.diagnostics.push(Diagnostic::config(format!(
+                        "cannot read configuration directory {}: {e}",
+                        path.display()
+                    )));
+                    continue;
+                }
+            };
+            if !entry.file_type().is_file() || !is_config_file(entry.path()) {
+                continue;
+            }
+            // A file reached through a linked file or directory may not leave the root.
+            if !self.allow_outside_root && escapes_root(entry.path(), root) {
+                self.diagnostics.push(Diagnostic::config(format!(
+                    "{}: a symbolic link out of the configuration root {} (use --allow-paths-outside-root)",
+                    entry.path().display(),
+                    root.display()
+                )));
+                continue;
+            }
+            self.load_file(entry.path(), root);
+        }
+    }
+
+    fn load_file(&mut self, file: &Path, root: &Path) {
+        let canonical = file.canonicalize().unwrap_or_else(|_| file.to_path_buf());
+        if !self.loaded.insert(canonical) {
+            return;
+        }
+        let base_dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
+        self.load_documents(file, Source::File, &base_dir, root);
+    }
+
+    /// The kustomize legacy plugin configuration (argv[1]): every document in it is
+    /// configuration, its paths relative to the configuration root.
+    pub fn load_plugin_config(&mut self, file: &Path, root: &Path) {
+        self.load_documents(file, Source::PluginConfig, root, root);
+    }
+
+    fn load_documents(&mut self, file: &Path, source: Source, base_dir: &Path, root: &Path) {
+        let bytes = match std::fs::read(file) {
+            Ok(b) => b,
+            Err(e) => {
+                self.diagnostics.push(Diagnostic::config(format!(
+                    "cannot read configuration {}: {e}",
+                    file.display()
+                )));
+                return;
+            }
+        };
+        let name: Arc<str> = Arc::from(file.display().to_string());
+        let (docs, problems) = decode_all(&bytes, &name);
+        self.diagnostics.extend(problems);
+        for doc in crate::core::lists::flatten(docs) {
+            match Resource::new(doc.value, doc.origin.clone()) {
+                Ok(resource) => self.add(resource, source, base_dir, root),
+                Err(message) => self
+                    .diagnostics
+                    .push(Diagnostic::input(message).with_origin(&doc.origin)),
+            }
+        }
+    }
+
+    fn expand_policy_set(&mut self, set: &Resource, base_dir: &Path, root: &Path) {
+        let name = set.id.to_string();
+        let paths = match set.value.pointer("/spec/paths") {
+            Some(serde_json::Value::Array(paths)) => paths.clone(),
+            None => Vec::new(),
+            Some(_) => {
+                self.diagnostics.push(
+                    Diagnostic::config("must be a list of paths")
+                        .with_rule(&name)
+                        .with_field("spec.paths")
+                        .with_origin(&set.origin),
+                );
+                return;
+            }
+        };
+        for (i, entry) in paths.iter().enumerate() {
+            let field = format!("spec.paths[{i}]");
+            let Some(relative) = entry.as_str() else {
+                self.diagnostics.push(
+                    Diagnostic::config("must be a string")
+                        .with_rule(&name)
+                        .with_field(field)
+                        .with_origin(&set.origin),
+                );
+                continue;
+            };
+            match self.confine(relative, base_dir, root) {
+                Ok(path) => self.load_path(&path, root),
+                Err(message) => self.diagnostics.push(
+                    Diagnostic::config(message)
+                        .with_rule(&name)
+                        .with_field(field)
+                        .with_origin(&set.origin),
+                ),
+            }
+        }
+    }
+
+    /// Resolves `relative` against `base_dir` and checks that it stays inside `root`
+    /// (no `..` escape, no absolute path, no symbolic link out) unless the user allowed it.
+    pub fn confine(&self, relative: &str, base_dir: &Path, root: &Path) -> Result<PathBuf, String> {
+        confine_path(relative, base_dir, root, self.allow_outside_root)
+    }
+}
+
+pub fn confine_path(
+    relative: &str,
+    base_dir: &Path,
+    root: &Path,
+    allow_outside_root: bool,
+) -> Result<PathBuf, String> {
+    let candidate = Path::new(relative);
+    let joined = base_dir.join(candidate);
+    if !joined.exists() {
+        return Err(format!(
+            "{relative}: no such file or directory ({})",
+            joined.display()
+        ));
+    }
+    if allow_outside_root {
+        return Ok(joined);
+    }
+    if candidate.is_absolute() {
+        return Err(format!(
+            "{relative}: absolute paths are not allowed in configuration (use --allow-paths-outside-root)"
+        ));
+    }
+    if escapes_root(&joined, root) {
+        return Err(format!(
+            "{relative}: resolves outside the configuration root {} (use --allow-paths-outside-root)",
+            root.display()
+        ));
+    }
+    Ok(joined)
+}
+
+/// Whether `path`, links resolved, lies outside `root`.
+fn escapes_root(path: &Path, root: &Path) -> bool {
+    match (path.canonicalize(), root.canonicalize()) {
+        (Ok(p), Ok(r)) => !p.starts_with(r),
+        _ => true,
+    }
+}
+
+fn is_config_file(path: &Path) -> bool {
+    matches!(
+        path.extension().and_then(|e| e.to_str()),
+        Some("yaml" | "yml" | "json")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn confinement_refuses_escapes() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("root");
+        std::fs::create_dir_all(root.join("policies")).unwrap();
+        std::fs::write(dir.path().join("outside.yaml"), "a: 1").unwrap();
+        assert!(confine_path("policies", &root, &root, false).is_ok());
+        let e = confine_path("../outside.yaml", &root, &root, false).unwrap_err();
+        assert!(e.contains("outside the configuration root"), "{e}");
+        assert!(confine_path("../outside.yaml", &root, &root, true).is_ok());
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(dir.path().join("outside.yaml"), root.join("link.yaml"))
+                .unwrap();
+            assert!(confine_path("link.yaml", &root, &root, false).is_err());
+        }
+        let abs = dir.path().join("outside.yaml");
+        assert!(confine_path(abs.to_str().unwrap(), &root, &root, false)
+            .unwrap_err()
+            .contains("absolute"));
+    }
+}

@@ -1,0 +1,172 @@
+//! Turns input bytes into documents the way kubectl reads them: YAML (1.1 scalars) or a
+//! JSON stream, `---` separators with kubectl's rules, empty and null documents skipped.
+
+use kadmit_yaml::compose::compose;
+use kadmit_yaml::json::decode_json_stream;
+use kadmit_yaml::split::split_documents;
+use crate::core::diagnostic::Diagnostic;
+use crate::core::resource::Origin;
+use serde_json::Value;
+use std::sync::Arc;
+
+/// A top-level document and where it starts.
+#[derive(Debug)]
+pub struct Document {
+    pub value: Value,
+    pub origin: Origin,
+}
+
+/// Decodes every document of `input`, handing each document, or the problem that stopped
+/// it, to `sink` in input order. A broken document does not stop the others being read.
+pub fn decode_stream(
+    input: &[u8],
+    source: &Arc<str>,
+    mut sink: impl FnMut(Result<Document, Diagnostic>),
+) {
+    let text = match std::str::from_utf8(input) {
+        Ok(t) => t,
+        Err(e) => {
+            let line = input[..e.valid_up_to()]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count()
+                + 1;
+            return sink(Err(input_error(
+                source,
+                0,
+                line,
+                "input is not valid UTF-8",
+            )));
+        }
+    };
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let normalized;
+    let text = if text.contains('\r') {
+        normalized = text.replace("\r\n", "\n");
+        normalized.as_str()
+    } else {
+        text
+    };
+    if text.trim_start().starts_with('{') {
+        return decode_json(text, source, &mut sink);
+    }
+    let chunks = match split_documents(text) {
+        Ok(chunks) => chunks,
+        Err(e) => return sink(Err(input_error(source, e.document, e.line, &e.message))),
+    };
+    let mut index = 0;
+    for chunk in chunks {
+        match compose(chunk.text) {
+            Ok(documents) => {
+                for doc in documents {
+                    let origin = Origin {
+                        source: source.clone(),
+                        index,
+                        line: chunk.first_line + doc.line - 1,
+                        list_item: None,
+                    };
+                    index += 1;
+                    if !doc.value.is_null() {
+                        sink(Ok(Document {
+                            value: doc.value,
+                            origin,
+                        }));
+                    }
+                }
+            }
+            Err(e) => {
+                let line = chunk.first_line + e.line - 1;
+                sink(Err(input_error(source, index, line, &e.message)));
+                index += 1;
+            }
+        }
+    }
+}
+
+fn decode_json(text: &str, source: &Arc<str>, sink: &mut impl FnMut(Result<Document, Diagnostic>)) {
+    match decode_json_stream(text) {
+        Ok(docs) => {
+            for (index, (value, line)) in docs.into_iter().enumerate() {
+                if !value.is_null() {
+                    sink(Ok(Document {
+                        value,
+                        origin: Origin {
+                            source: source.clone(),
+                            index,
+                            line,
+                            list_item: None,
+                        },
+                    }));
+                }
+            }
+        }
+        Err(e) => sink(Err(Diagnostic::input(format!(
+            "cannot read JSON: {}",
+            e.message
+        ))
+        .with_origin(&Origin {
+            source: source.clone(),
+            index: e.document,
+            line: e.line,
+            list_item: None,
+        }))),
+    }
+}
+
+fn input_error(source: &Arc<str>, index: usize, line: usize, message: &str) -> Diagnostic {
+    Diagnostic::input(format!("cannot read YAML: {message}")).with_origin(&Origin {
+        source: source.clone(),
+        index,
+        line,
+        list_item: None,
+    })
+}
+
+/// Decodes a whole input into a vector (for configuration files and tests).
+pub fn decode_all(input: &[u8], source: &Arc<str>) -> (Vec<Document>, Vec<Diagnostic>) {
+    let mut docs = Vec::new();
+    let mut problems = Vec::new();
+    decode_stream(input, source, |d| match d {
+        Ok(doc) => docs.push(doc),
+        Err(problem) => problems.push(problem),
+    });
+    (docs, problems)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn decode(text: &str) -> (Vec<Document>, Vec<Diagnostic>) {
+        decode_all(text.as_bytes(), &Arc::from("stdin"))
+    }
+
+    #[test]
+    fn skips_empty_and_null_documents_and_keeps_lines() {
+        let (docs, problems) = decode("---\n# only a comment\n---\n~\n---\na: 1\n---\n\nb: 2\n");
+        assert!(problems.is_empty(), "{problems:?}");
+        let got: Vec<_> = docs
+            .iter()
+            .map(|d| (d.value.clone(), d.origin.line))
+            .collect();
+        assert_eq!(got, vec![(json!({"a": 1}), 6), (json!({"b": 2}), 9)]);
+    }
+
+    #[test]
+    fn reports_every_broken_document_with_its_line() {
+        let (docs, problems) = decode("a: 1\n---\nb: [\n---\nc: 3\n---\nd: 1\nd: 2\n");
+        assert_eq!(docs.len(), 2);
+        assert_eq!(problems.len(), 2);
+        assert_eq!(problems[1].origin.as_ref().unwrap().line, 8);
+        assert!(problems[1].message.contains("duplicate key"));
+    }
+
+    #[test]
+    fn json_streams_and_crlf() {
+        let (docs, _) = decode("{\"a\": 1}\r\n{\"b\": \"yes\"}");
+        assert_eq!(docs[1].value, json!({"b": "yes"}));
+        let (docs, _) = decode("a: 1\r\nb: on\r\n");
+        assert_eq!(docs[0].value, json!({"a": 1, "b": true}));
+    }
+}

@@ -1,0 +1,11 @@
+//! The core every engine builds on: the pipeline's stage traits and order, the resource
+//! and its identity and origin, the table of kinds (scope, plural), configuration items,
+//! diagnostics with their exit codes, and decoding a stream into documents.
+
+pub mod config;
+pub mod decode;
+pub mod diagnostic;
+pub mod lists;
+pub mod pipeline;
+pub mod resource;
+pub mod scope;

@@ -1,0 +1,163 @@
+//! Admission modules: WebAssembly (k8s-wasi, Kubewarden WASI) and exec modules that
+//! answer admission requests as JSON over stdin/stdout. See docs/modules.md.
+//!
+//! Each `AdmissionModule` is read, its program loaded and compiled once per run, and
+//! placed in the mutating phase (`mutating: true`) or the validating phase, in
+//! configuration order after the other engines of that phase.
+
+pub mod tool;
+pub mod exec;
+pub mod harness;
+pub mod kubewarden;
+pub mod limits;
+pub mod order;
+pub mod outcome;
+pub mod plural;
+pub mod program;
+pub mod response;
+pub mod review;
+pub mod runtime;
+#[cfg(test)]
+mod runtime_tests;
+pub mod settings;
+pub mod spec;
+pub mod stage;
+pub mod wasi;
+
+use crate::core::config::{confine_path, ConfigItem};
+use crate::core::diagnostic::Diagnostic;
+use crate::core::pipeline::Pipeline;
+use crate::core::resource::Resource;
+use crate::run::Options;
+use exec::ExecModule;
+use plural::Plurals;
+use program::Runner;
+use review::Requester;
+use runtime::WasmModule;
+use spec::{ModuleSpec, Program};
+use stage::ModuleStage;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Compiles every `AdmissionModule` into the mutating and validating phases.
+pub fn compile(
+    items: &[&ConfigItem],
+    crds: &[&Resource],
+    options: &Options,
+    pipeline: &mut Pipeline,
+    diagnostics: &mut Vec<Diagnostic>,
+) {
+    if items.is_empty() {
+        return;
+    }
+    let engine = runtime::engine();
+    let plurals = Arc::new(Plurals::from_crds(crds));
+    let requester = Requester::new(options.user.as_deref(), &options.groups);
+    for item in items {
+        let rule = item.resource.id.to_string();
+        let report = |message: String| {
+            Diagnostic::config(message)
+                .with_rule(rule.clone())
+                .with_origin(&item.resource.origin)
+        };
+        let spec = match ModuleSpec::from_resource(&item.resource.value) {
+            Ok(spec) => spec,
+            Err(problems) => {
+                diagnostics.extend(problems.into_iter().map(report));
+                continue;
+            }
+        };
+        let name = item.resource.id.name.clone();
+        let runner = match load(
+            &spec.program,
+            item,
+            options.allow_paths_outside_root,
+            &engine,
+        ) {
+            Ok(runner) => runner,
+            Err(message) => {
+                diagnostics.push(report(message));
+                continue;
+            }
+        };
+        let checked = runner
+            .check_entry(spec.protocol, "validate", &name)
+            .and_then(|()| {
+                settings::check(&runner, spec.protocol, spec.settings.as_ref(), spec.limits)
+            });
+        if let Err(message) = checked {
+            diagnostics.push(report(message));
+            continue;
+        }
+        let stage = ModuleStage {
+            name,
+            rule,
+            runner,
+            plurals: plurals.clone(),
+            requester: requester.clone(),
+            spec,
+        };
+        if stage.spec.mutating {
+            pipeline.mutating.push(Box::new(stage));
+        } else {
+            pipeline.validating.push(Box::new(stage));
+        }
+    }
+}
+
+/// Reads and compiles a `.wasm` file, or resolves an exec command, relative to the
+/// configuration and confined to its root.
+fn load(
+    program: &Program,
+    item: &ConfigItem,
+    allow_outside_root: bool,
+    engine: &wasmi::Engine,
+) -> Result<Runner, String> {
+    match program {
+        Program::Wasm(path) => {
+            let file = confine_path(path, &item.base_dir, &item.root, allow_outside_root)
+                .map_err(|e| format!("spec.module: {e}"))?;
+            let bytes = std::fs::read(&file)
+                .map_err(|e| format!("spec.module: cannot read {}: {e}", file.display()))?;
+            let module = WasmModule::compile(engine, &bytes)
+                .map_err(|e| format!("spec.module: {path}: {e}"))?;
+            Ok(Runner::Wasm(Arc::new(module)))
+        }
+        Program::Exec(command) => {
+            let (program, args) = command.split_first().expect("a command is never empty");
+            // A path is the configuration's (made absolute: the module runs in the root);
+            // a bare name is looked up on PATH.
+            let program = if program.contains('/') {
+                let file = confine_path(program, &item.base_dir, &item.root, allow_outside_root)
+                    .map_err(|e| format!("spec.exec.command[0]: {e}"))?;
+                file.canonicalize().unwrap_or(file)
+            } else {
+                PathBuf::from(program)
+            };
+            Ok(Runner::Exec(ExecModule {
+                program,
+                args: args.to_vec(),
+                working_dir: working_dir(&item.root),
+            }))
+        }
+    }
+}
+
+/// Exec modules run in the configuration root.
+fn working_dir(root: &Path) -> PathBuf {
+    root.canonicalize().unwrap_or_else(|_| root.to_path_buf())
+}
+
+/// The start of what a module wrote, quoted, for messages about output kadmit cannot use.
+pub fn excerpt(bytes: &[u8]) -> String {
+    const SHOWN: usize = 200;
+    let text = String::from_utf8_lossy(bytes);
+    let text = text.trim();
+    if text.is_empty() {
+        return "(no output)".into();
+    }
+    match text.char_indices().nth(SHOWN) {
+        Some((cut, _)) => format!("{:?}…", &text[..cut]),
+        None => format!("{text:?}"),
+    }
+}
