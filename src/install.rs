@@ -39,7 +39,8 @@ fn generator_kinds(plugin_dirs: &[PathBuf]) -> Result<Vec<(String, String, Strin
     let mut catalog = Catalog::new(roots.clone(), false);
     let mut kinds = Vec::new();
     for found in catalog.all() {
-        let Some((group, kind)) = crate::engines::generator::definition::declared_kind(&found.resource)
+        let Some((group, kind)) =
+            crate::engines::generator::definition::declared_kind(&found.resource)
         else {
             continue;
         };

@@ -4,10 +4,10 @@
 //! tests/allowlist/kubemod.yaml with their reasons.
 
 use kadmit::core::decode::decode_all;
+use kadmit::core::resource::{Origin, Resource};
 use kadmit::engines::kubemod::rule;
 use kadmit::engines::kubemod::store::{Request, Store};
 use kadmit_jsonpatch::patch;
-use kadmit::core::resource::{Origin, Resource};
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

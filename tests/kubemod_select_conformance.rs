@@ -13,10 +13,12 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use kadmit_go::fmt::format_float;
 use kadmit::core::decode::decode_all;
 use kadmit::engines::kubemod::matching::{is_match, MatchFor, MatchItem};
-use kadmit::engines::kubemod::select::{compile_with, key_parts, path_from_key_parts, Dialect, Val};
+use kadmit::engines::kubemod::select::{
+    compile_with, key_parts, path_from_key_parts, Dialect, Val,
+};
+use kadmit_go::fmt::format_float;
 use serde_json::Value;
 
 fn fixtures() -> PathBuf {

@@ -7,11 +7,11 @@
 
 mod module;
 
-use crate::io::encode::Format;
 use crate::core::pipeline::Operation;
-use kadmit_schema::admission::FieldValidation;
+use crate::io::encode::Format;
 use crate::run::{Mode, Options};
 use clap::{Args, Parser, Subcommand};
+use kadmit_schema::admission::FieldValidation;
 use std::path::{Path, PathBuf};
 
 /// The KEP-993 contract: an unknown subcommand means "the operation is not supported".
@@ -335,6 +335,7 @@ fn run_invocation(
             strict: a.strict,
             gatekeeper_annotations: a.gatekeeper_annotations,
             plugin_dirs: a.plugin_dir,
+            environment_plugin_roots: environment_plugin_roots(),
             user: a.user,
             groups: a.group,
         },
@@ -411,4 +412,24 @@ mod tests {
 /// `kadmit module …`: the process exit code.
 pub fn execute_module(command: module::ModuleCommand) -> i32 {
     module::execute(command)
+}
+
+/// The variable that lists generator plugin roots, searched after `--plugin-dir`.
+pub const PLUGIN_PATH_VARIABLE: &str = "KADMIT_PLUGIN_PATH";
+
+/// The plugin roots the environment names, in search order: `KADMIT_PLUGIN_PATH`, then
+/// `$XDG_CONFIG_HOME/kustomize/plugins` (default `~/.config`), as kustomize finds plugins.
+pub fn environment_plugin_roots() -> Vec<PathBuf> {
+    let mut roots: Vec<PathBuf> = Vec::new();
+    if let Some(list) = std::env::var_os(PLUGIN_PATH_VARIABLE) {
+        roots.extend(std::env::split_paths(&list).filter(|p| !p.as_os_str().is_empty()));
+    }
+    let xdg = std::env::var_os("XDG_CONFIG_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".config")));
+    if let Some(config_home) = xdg {
+        roots.push(config_home.join("kustomize").join("plugins"));
+    }
+    roots
 }

@@ -133,4 +133,3 @@ fn read_document(path: &Path) -> Result<Value, String> {
         )),
     }
 }
-

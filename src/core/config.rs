@@ -2,8 +2,8 @@
 //! are real resources, and loading configuration from `--config` paths and `PolicySet`s,
 //! confined to their root.
 
-use crate::core::diagnostic::Diagnostic;
 use crate::core::decode::decode_all;
+use crate::core::diagnostic::Diagnostic;
 use crate::core::resource::{Identity, Resource};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -29,6 +29,16 @@ pub enum Family {
     /// A virtual resource: annotated `config.kubernetes.io/local-config` and of no kind
     /// kadmit knows, or of a kind a generator defines.
     LocalConfig,
+}
+
+/// What the run does: which virtual resources are generated from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    Generate,
+    Transform,
+    /// No subcommand: a KRM function call (stdin must be a ResourceList). The items are
+    /// transformed; a functionConfig that is a generator input is generated from.
+    Krm,
 }
 
 /// A configuration kind kadmit reads, with every API version users write.
@@ -171,6 +181,17 @@ impl ConfigItem {
             None => matches!(self.source, Source::PluginConfig | Source::FunctionConfig),
             Some(_) => false,
         }
+    }
+
+    /// Whether this is a virtual resource the run generates from: every one in `generate`,
+    /// only the functionConfig in a KRM function call, none in `transform`.
+    pub fn is_generated_in(&self, mode: Mode) -> bool {
+        self.is_generator_input()
+            && match mode {
+                Mode::Generate => true,
+                Mode::Krm => self.source == Source::FunctionConfig,
+                Mode::Transform => false,
+            }
     }
 }
 

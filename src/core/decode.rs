@@ -1,11 +1,11 @@
 //! Turns input bytes into documents the way kubectl reads them: YAML (1.1 scalars) or a
 //! JSON stream, `---` separators with kubectl's rules, empty and null documents skipped.
 
+use crate::core::diagnostic::Diagnostic;
+use crate::core::resource::Origin;
 use kadmit_yaml::compose::compose;
 use kadmit_yaml::json::decode_json_stream;
 use kadmit_yaml::split::split_documents;
-use crate::core::diagnostic::Diagnostic;
-use crate::core::resource::Origin;
 use serde_json::Value;
 use std::sync::Arc;
 

@@ -5,7 +5,8 @@
 pub mod config;
 pub mod decode;
 pub mod diagnostic;
+pub mod engine;
+pub mod kinds;
 pub mod lists;
 pub mod pipeline;
 pub mod resource;
-pub mod scope;

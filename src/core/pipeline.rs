@@ -11,8 +11,8 @@
 
 use crate::core::config::ConfigItem;
 use crate::core::diagnostic::{Diagnostic, Severity};
+use crate::core::kinds::{KindTable, Scope};
 use crate::core::resource::Resource;
-use crate::core::scope::{Scope, ScopeTable};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -41,7 +41,7 @@ impl Operation {
 
 /// What engines may know about the run besides the resource in hand.
 pub struct Context {
-    pub scopes: ScopeTable,
+    pub kinds: KindTable,
     /// `Namespace` objects from the stream and from `--config`, by name.
     pub namespaces: BTreeMap<String, Value>,
     pub default_namespace: String,
@@ -52,7 +52,7 @@ impl Context {
     /// The namespace a resource is matched in: its own, `--namespace` for a namespaced
     /// resource without one, none for cluster-scoped kinds.
     pub fn effective_namespace<'a>(&'a self, resource: &'a Resource) -> Option<&'a str> {
-        match self.scopes.scope_of(&resource.id.group, &resource.id.kind) {
+        match self.kinds.scope_of(&resource.id.group, &resource.id.kind) {
             Scope::Cluster => None,
             Scope::Namespaced => Some(
                 resource
@@ -131,6 +131,9 @@ pub trait Generator {
 /// ExpansionTemplates: a Deployment into its Pod). Runs in `kadmit generate` only.
 pub trait Expander {
     fn expand(&self, resource: &Resource, cx: &Context) -> Result<Vec<Value>, Vec<Diagnostic>>;
+
+    /// Puts the resultants of the whole run in the order the peer writes them.
+    fn order(&self, resultants: &mut [Value]);
 }
 
 /// The compiled engines, by admission phase.
@@ -245,7 +248,7 @@ mod tests {
 
     fn cx() -> Context {
         Context {
-            scopes: ScopeTable::default(),
+            kinds: KindTable::default(),
             namespaces: BTreeMap::new(),
             default_namespace: "default".into(),
             operation: Operation::Create,

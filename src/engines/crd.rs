@@ -2,14 +2,34 @@
 //! defaulting stage, the validate half in the schema-validation stage, for every resource
 //! whose group and kind a CRD in the stream, in `--config` or in `--crd` defines.
 
-use kadmit_schema::admission::{check, prepare, Definition, Refused, Settings};
-use kadmit_schema::definition::Crd;
 use crate::core::diagnostic::Diagnostic;
+use crate::core::engine::{Configuration, Engine};
+use crate::core::pipeline::Pipeline;
 use crate::core::pipeline::{Change, Context, Mutation, Mutator, Validator};
 use crate::core::resource::Resource;
+use kadmit_schema::admission::{check, prepare, Definition, Refused, Settings};
+use kadmit_schema::definition::Crd;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::sync::Arc;
+
+/// The CRD engine: custom resources are pruned and defaulted in the defaulting stage and
+/// validated in the schema-validation stage.
+pub struct Crds {
+    pub settings: Settings,
+}
+
+impl Engine for Crds {
+    fn compile(&mut self, config: &Configuration<'_>, pipeline: &mut Pipeline) -> Vec<Diagnostic> {
+        let (definitions, problems) = Definitions::load(config.crds);
+        if !definitions.is_empty() {
+            let (decode, validate) = stages(definitions, self.settings);
+            pipeline.defaulting.push(decode);
+            pipeline.schema_validation.push(validate);
+        }
+        problems
+    }
+}
 
 /// The CRDs of a run by (group, kind).
 #[derive(Default)]

@@ -4,10 +4,9 @@
 use super::intake::{Intake, Slot};
 use super::{Mode, Options, CHANGED_BY_ANNOTATION};
 use crate::core::diagnostic::Diagnostic;
-use crate::engines::gatekeeper::expander::sort_like_gator;
-use crate::io::encode::Encoder;
 use crate::core::pipeline::{Change, Context, Pipeline};
 use crate::core::resource::{Identity, Origin, Resource, FUNCTION_ANNOTATION, LOCAL_CONFIG};
+use crate::io::encode::Encoder;
 use serde_json::Value;
 
 /// One run's admission: what it needs, and what it has found so far.
@@ -39,8 +38,10 @@ impl Admitter<'_> {
         if matches!(self.options.mode, Mode::Generate | Mode::Krm) {
             self.generate_all(intake, encoder);
         }
-        if let Some(mut resultants) = self.resultants.take() {
-            sort_like_gator(&mut resultants);
+        if let (Some(mut resultants), Some(expander)) =
+            (self.resultants.take(), self.pipeline.expander.as_ref())
+        {
+            expander.order(&mut resultants);
             for resultant in &resultants {
                 encoder.push(resultant);
             }
@@ -125,7 +126,7 @@ impl Admitter<'_> {
             .loader
             .items
             .iter()
-            .filter(|item| crate::engines::generator::is_generated(item, mode));
+            .filter(|item| item.is_generated_in(mode));
         for item in virtual_items {
             let virtual_resource = &item.resource;
             let Some(generator) = self

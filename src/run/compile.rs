@@ -1,41 +1,89 @@
-//! Compiles configuration into the pipeline: each engine family turns its virtual
-//! resources into compiled rules, once, before any resource is touched.
+//! Compiles configuration into the pipeline: each engine, built from its own settings,
+//! turns the configuration items of its family into stages, once, before any resource is
+//! touched.
 
-use crate::core::config::{known_kind, ConfigItem, Family, KNOWN_KINDS};
-
+use crate::core::config::{known_kind, ConfigItem, Family, Mode, KNOWN_KINDS};
 use crate::core::diagnostic::Diagnostic;
-use crate::engines::gatekeeper;
-use crate::engines::generator;
-use crate::engines::kubemod;
-use crate::engines::module;
+use crate::core::engine::{Configuration, Engine};
 use crate::core::pipeline::Pipeline;
 use crate::core::resource::Resource;
-use crate::run::{Mode, Options};
-use std::sync::Arc;
+use crate::engines::crd::Crds;
+use crate::engines::gatekeeper::{self, Gatekeeper};
+use crate::engines::generator::{self, discovery::Catalog, Generators};
+use crate::engines::kubemod::{self, KubeMod};
+use crate::engines::module::{self, Modules};
+use crate::run::Options;
 
 /// Builds the pipeline for `items`; every unusable item is reported, not just the first.
+/// Engines run in the order their stages take within each phase: KubeMod, CRDs,
+/// generators, Gatekeeper, then modules in configuration order.
 pub fn compile(
     items: &[ConfigItem],
     crds: &[&Resource],
-    generators: &mut generator::discovery::Catalog,
+    catalog: Catalog,
     options: &Options,
 ) -> (Pipeline, Vec<Diagnostic>) {
     let mut pipeline = Pipeline::default();
+    let (usable, mut diagnostics) = check_kinds(items);
+    let config = Configuration {
+        items: &usable,
+        crds,
+    };
+    let mut engines: [Box<dyn Engine>; 5] = [
+        Box::new(KubeMod {
+            settings: kubemod::stages::Settings {
+                cluster_modrules_namespace: options.cluster_modrules_namespace.clone(),
+                strict: options.strict,
+            },
+        }),
+        Box::new(Crds {
+            settings: kadmit_schema::admission::Settings {
+                field_validation: options.field_validation,
+                write_defaults: options.write_defaults,
+            },
+        }),
+        Box::new(Generators {
+            settings: generator::Settings {
+                mode: options.mode,
+                field_validation: options.field_validation,
+                allow_paths_outside_root: options.allow_paths_outside_root,
+            },
+            catalog,
+        }),
+        Box::new(Gatekeeper {
+            settings: gatekeeper::stage::Settings {
+                annotations: options.gatekeeper_annotations,
+            },
+            expand: options.mode == Mode::Generate,
+        }),
+        Box::new(Modules {
+            settings: module::Settings {
+                user: options.user.clone(),
+                groups: options.groups.clone(),
+                allow_paths_outside_root: options.allow_paths_outside_root,
+            },
+        }),
+    ];
+    for engine in &mut engines {
+        diagnostics.extend(engine.compile(&config, &mut pipeline));
+    }
+    (pipeline, diagnostics)
+}
+
+/// The items every engine may see: those of a version kadmit reads. An item of a known
+/// kind in another version, or an unknown `kadmit.dev` kind, is reported.
+fn check_kinds(items: &[ConfigItem]) -> (Vec<&ConfigItem>, Vec<Diagnostic>) {
+    let mut usable = Vec::with_capacity(items.len());
     let mut diagnostics = Vec::new();
-    let mut kubemod_rules = Vec::new();
-    let mut gatekeeper_mutators = Vec::new();
-    let mut expansion_templates = Vec::new();
-    let mut modules = Vec::new();
     for item in items {
         let id = &item.resource.id;
-        let rule = id.to_string();
         let report = |message: String| {
             Diagnostic::config(message)
-                .with_rule(rule.clone())
+                .with_rule(id.to_string())
                 .with_origin(&item.resource.origin)
         };
-        if let Some(known) = known_kind(id) {
-            if !known.versions.contains(&id.version.as_str()) {
+        match known_kind(id) {
+            Some(known) if !known.versions.contains(&id.version.as_str()) => {
                 diagnostics.push(report(format!(
                     "{}/{} {} is not a version kadmit reads (known: {})",
                     id.group,
@@ -45,13 +93,7 @@ pub fn compile(
                 )));
                 continue;
             }
-        }
-        match item.family {
-            Some(Family::KubeMod) => kubemod_rules.push(item),
-            Some(Family::GatekeeperMutation) => gatekeeper_mutators.push(item),
-            Some(Family::GatekeeperExpansion) => expansion_templates.push(item),
-            Some(Family::AdmissionModule) => modules.push(item),
-            Some(Family::Kadmit) if known_kind(id).is_none() => {
+            None if item.family == Some(Family::Kadmit) => {
                 let known: Vec<&str> = KNOWN_KINDS
                     .iter()
                     .filter(|k| k.group == id.group)
@@ -65,97 +107,9 @@ pub fn compile(
                     known.join(", ")
                 )));
             }
-            Some(Family::Kadmit | Family::GeneratorDefinition | Family::LocalConfig) | None => {}
+            _ => {}
         }
+        usable.push(item);
     }
-    let settings = kubemod::engine::Settings {
-        cluster_modrules_namespace: options.cluster_modrules_namespace.clone(),
-        strict: options.strict,
-    };
-    match kubemod::engine::build(&kubemod_rules, &settings) {
-        Ok(stages) => {
-            pipeline.mutating.extend(stages.patcher);
-            pipeline.validating.extend(stages.rejecter);
-        }
-        Err(problems) => diagnostics.extend(problems),
-    }
-    compile_crds(crds, options, &mut pipeline, &mut diagnostics);
-    generator::compile(items, generators, options, &mut pipeline, &mut diagnostics);
-    compile_gatekeeper(
-        &gatekeeper_mutators,
-        &expansion_templates,
-        options,
-        &mut pipeline,
-        &mut diagnostics,
-    );
-    // Modules come last in each phase: after KubeMod and Gatekeeper, in configuration order.
-    module::compile(&modules, crds, options, &mut pipeline, &mut diagnostics);
-    (pipeline, diagnostics)
-}
-
-/// Gatekeeper's mutating stage, and in `generate` the expansion of every resource through
-/// the ExpansionTemplates (mutated by the same system, as `Generated`).
-fn compile_gatekeeper(
-    mutators: &[&ConfigItem],
-    templates: &[&ConfigItem],
-    options: &Options,
-    pipeline: &mut Pipeline,
-    diagnostics: &mut Vec<Diagnostic>,
-) {
-    let system = match gatekeeper::engine::build_system(mutators) {
-        Ok(system) => Arc::new(system),
-        Err(problems) => return diagnostics.extend(problems),
-    };
-    let settings = gatekeeper::engine::Settings {
-        annotations: options.gatekeeper_annotations,
-    };
-    pipeline
-        .mutating
-        .extend(gatekeeper::engine::stage(system.clone(), &settings));
-    if templates.is_empty() {
-        return;
-    }
-    if options.mode != Mode::Generate {
-        for item in templates {
-            diagnostics.push(
-                Diagnostic::warning(
-                    "ExpansionTemplates act only in `kadmit generate` (as `gator expand`); this one is ignored here",
-                )
-                .with_rule(item.resource.id.to_string())
-                .with_origin(&item.resource.origin),
-            );
-        }
-        return;
-    }
-    match gatekeeper::expander::build_templates(templates) {
-        Ok(templates) => {
-            pipeline.expander = Some(Box::new(gatekeeper::expander::TemplateExpander {
-                templates,
-                system,
-            }))
-        }
-        Err(problems) => diagnostics.extend(problems),
-    }
-}
-
-/// The CRD engine: custom resources are pruned and defaulted in the defaulting stage and
-/// validated in the schema-validation stage.
-fn compile_crds(
-    crds: &[&Resource],
-    options: &Options,
-    pipeline: &mut Pipeline,
-    diagnostics: &mut Vec<Diagnostic>,
-) {
-    let (definitions, problems) = crate::engines::crd::Definitions::load(crds);
-    diagnostics.extend(problems);
-    if definitions.is_empty() {
-        return;
-    }
-    let settings = kadmit_schema::admission::Settings {
-        field_validation: options.field_validation,
-        write_defaults: options.write_defaults,
-    };
-    let (decode, validate) = crate::engines::crd::stages(definitions, settings);
-    pipeline.defaulting.push(decode);
-    pipeline.schema_validation.push(validate);
+    (usable, diagnostics)
 }

@@ -4,12 +4,12 @@
 
 use super::Options;
 use crate::core::config::{classify, is_crd, Loader, Source};
-use crate::core::diagnostic::Diagnostic;
 use crate::core::decode::{decode_stream, Document};
+use crate::core::diagnostic::Diagnostic;
+use crate::core::kinds::KindTable;
 use crate::core::lists::{flatten_document, is_list};
-use crate::io::resource_list;
 use crate::core::resource::{annotation, Identity, Origin, Resource, FUNCTION_CONFIG, STDIN};
-use crate::core::scope::{Scope, ScopeTable};
+use crate::io::resource_list;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -74,7 +74,7 @@ pub(super) struct Intake {
     pub krm: bool,
     pub slots: Vec<Slot>,
     pub loader: Loader,
-    pub scopes: ScopeTable,
+    pub kinds: KindTable,
     pub namespaces: BTreeMap<String, Value>,
     /// CustomResourceDefinitions seen in the stream, and those of `--crd`.
     crds: Vec<Resource>,
@@ -93,7 +93,7 @@ impl Intake {
             krm: false,
             slots: Vec::new(),
             loader: Loader::new(options.allow_paths_outside_root),
-            scopes: ScopeTable::default(),
+            kinds: KindTable::default(),
             namespaces: BTreeMap::new(),
             crds: Vec::new(),
             diagnostics: Vec::new(),
@@ -128,7 +128,7 @@ impl Intake {
             self.accept_resource_list(list);
         }
         for item in &self.loader.items {
-            learn_context(&item.resource, &mut self.scopes, &mut self.namespaces);
+            learn_context(&item.resource, &mut self.kinds, &mut self.namespaces);
         }
     }
 
@@ -229,7 +229,7 @@ impl Intake {
 
     /// CRDs extend the scope table; Namespaces are kept for namespace selectors.
     fn learn(&mut self, resource: &Resource) {
-        learn_context(resource, &mut self.scopes, &mut self.namespaces);
+        learn_context(resource, &mut self.kinds, &mut self.namespaces);
         if is_crd(&resource.id) {
             self.crds.push(resource.clone());
         }
@@ -316,7 +316,7 @@ impl Intake {
         self.diagnostics.append(&mut loader.diagnostics);
         for item in loader.items {
             if is_crd(&item.resource.id) {
-                learn_context(&item.resource, &mut self.scopes, &mut self.namespaces);
+                learn_context(&item.resource, &mut self.kinds, &mut self.namespaces);
                 self.crds.push(item.resource);
             }
         }
@@ -339,20 +339,11 @@ impl Intake {
 
 fn learn_context(
     resource: &Resource,
-    scopes: &mut ScopeTable,
+    kinds: &mut KindTable,
     namespaces: &mut BTreeMap<String, Value>,
 ) {
     if is_crd(&resource.id) {
-        let spec = &resource.value["spec"];
-        if let (Some(group), Some(kind)) = (spec["group"].as_str(), spec["names"]["kind"].as_str())
-        {
-            let scope = if spec["scope"].as_str() == Some("Cluster") {
-                Scope::Cluster
-            } else {
-                Scope::Namespaced
-            };
-            scopes.add_custom(group, kind, scope);
-        }
+        kinds.add_crd(resource);
     } else if resource.id.group.is_empty() && resource.id.kind == "Namespace" {
         namespaces.insert(resource.id.name.clone(), resource.value.clone());
     }

@@ -6,11 +6,11 @@ mod compile;
 mod intake;
 
 use crate::core::diagnostic::{exit_code, has_errors, Diagnostic, Severity};
-use compile as engines;
-use crate::engines::generator::discovery::{plugin_roots, Catalog};
-use crate::io::encode::{Encoder, Format};
+
 use crate::core::pipeline::{Change, Context, Operation};
 use crate::core::resource::Identity;
+use crate::engines::generator::discovery::{plugin_roots, Catalog};
+use crate::io::encode::{Encoder, Format};
 use admit::Admitter;
 use intake::Intake;
 use serde_json::{json, Value};
@@ -20,14 +20,7 @@ use std::path::PathBuf;
 /// The annotation `--annotate` writes: the rules that changed a resource.
 pub const CHANGED_BY_ANNOTATION: &str = "kadmit.dev/changed-by";
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
-    Generate,
-    Transform,
-    /// No subcommand: a KRM function call (stdin must be a ResourceList). The items are
-    /// transformed; a functionConfig that is a generator input is generated from.
-    Krm,
-}
+pub use crate::core::config::Mode;
 
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -54,6 +47,10 @@ pub struct Options {
     pub gatekeeper_annotations: bool,
     /// `--plugin-dir`: generator plugin roots searched before KADMIT_PLUGIN_PATH.
     pub plugin_dirs: Vec<PathBuf>,
+    /// The plugin roots the environment names, in search order (`KADMIT_PLUGIN_PATH`,
+    /// `$XDG_CONFIG_HOME/kustomize/plugins`): read by the edge, see
+    /// `cli::environment_plugin_roots`.
+    pub environment_plugin_roots: Vec<PathBuf>,
     /// `--user`: the username admission modules see in the request's `userInfo`.
     pub user: Option<String>,
     /// `--group`: the groups admission modules see in the request's `userInfo`.
@@ -82,6 +79,7 @@ impl Options {
             strict: false,
             gatekeeper_annotations: false,
             plugin_dirs: Vec::new(),
+            environment_plugin_roots: Vec::new(),
             user: None,
             groups: Vec::new(),
         }
@@ -123,7 +121,11 @@ fn run_input(options: Options, stdin: Cow<'_, [u8]>) -> Outcome {
     drop(stdin);
 
     let mut catalog = Catalog::new(
-        plugin_roots(&options.plugin_dirs, &options.config_root),
+        plugin_roots(
+            &options.plugin_dirs,
+            &options.environment_plugin_roots,
+            &options.config_root,
+        ),
         options.allow_paths_outside_root,
     );
     if options.mode != Mode::Krm {
@@ -133,7 +135,7 @@ fn run_input(options: Options, stdin: Cow<'_, [u8]>) -> Outcome {
         });
     }
     let (pipeline, compile_problems) =
-        engines::compile(&intake.loader.items, &intake.crds(), &mut catalog, &options);
+        compile::compile(&intake.loader.items, &intake.crds(), catalog, &options);
     let mut diagnostics = std::mem::take(&mut intake.diagnostics);
     diagnostics.append(&mut intake.loader.diagnostics);
     diagnostics.extend(compile_problems);
@@ -150,7 +152,7 @@ fn run_input(options: Options, stdin: Cow<'_, [u8]>) -> Outcome {
         Format::Yaml
     });
     let cx = Context {
-        scopes: std::mem::take(&mut intake.scopes),
+        kinds: std::mem::take(&mut intake.kinds),
         namespaces: std::mem::take(&mut intake.namespaces),
         default_namespace: options.namespace.clone(),
         operation: options.operation,

@@ -225,10 +225,7 @@ mod tests {
             kadmit_go::time::parse_duration("1h30m"),
             Some(5_400_000_000_000)
         );
-        assert_eq!(
-            kadmit_go::time::parse_duration("1.5s"),
-            Some(1_500_000_000)
-        );
+        assert_eq!(kadmit_go::time::parse_duration("1.5s"), Some(1_500_000_000));
         assert_eq!(kadmit_go::time::parse_duration("x"), None);
         assert_eq!(duration_round(5_400_000_000_000), "1h");
         assert_eq!(duration_round(0), "0s");

@@ -2,9 +2,9 @@
 //! rely on: creating missing parents on `add`, negative array indices, and ignoring a
 //! `remove` of a path that is not there. A patch applies atomically: all or nothing.
 
+use crate::pointer::tokens;
 use serde_json::map::Entry;
 use serde_json::{Map, Value};
-use crate::pointer::tokens;
 use std::borrow::Cow;
 use std::fmt;
 
@@ -398,10 +398,7 @@ fn add<'p>(
             items.insert(index as usize, value);
             Ok(Revert::RemoveIndex(index as usize))
         }
-        other => Err(format!(
-            "cannot add to {}",
-            type_name(other)
-        )),
+        other => Err(format!("cannot add to {}", type_name(other))),
     }
 }
 

@@ -3,8 +3,8 @@
 //! and `labels.NewRequirement` validate, with their error texts.
 
 use super::matching::{expect_map, restore_error, string_list, string_of};
-use kadmit_schema::objectmeta::{label_value_errors, qualified_name_errors};
 use kadmit_go::strconv::quote;
+use kadmit_schema::objectmeta::{label_value_errors, qualified_name_errors};
 use serde_json::{Map, Value};
 
 /// A label selector as written: decoded, not yet validated.

@@ -1,8 +1,8 @@
 //! `gator expand` in `kadmit generate`: every admitted resource is expanded through the
 //! ExpansionTemplates, each resultant mutated by the Gatekeeper mutators as `Generated`.
 
-use super::engine;
 use super::expansion::{self, ResultantMutator, Template, Templates};
+use super::stage;
 use super::system::System;
 use crate::core::config::ConfigItem;
 use crate::core::diagnostic::Diagnostic;
@@ -67,6 +67,10 @@ impl Expander for TemplateExpander {
                 .with_origin(&resource.origin)]
             })
     }
+
+    fn order(&self, resultants: &mut [Value]) {
+        sort_like_gator(resultants);
+    }
 }
 
 /// Mutates a resultant like any resource kadmit admits: scope from kadmit's scope table,
@@ -84,14 +88,14 @@ impl ResultantMutator for Mutate<'_> {
             return Ok(());
         }
         let mut resultant = Resource::new(std::mem::take(object), self.generator.origin.clone())?;
-        let result = engine::run(self.system, &mut resultant, self.cx, source, "");
+        let result = stage::run(self.system, &mut resultant, self.cx, source, "");
         *object = resultant.value;
         result.map(|_| ())
     }
 }
 
 /// gator's output order: descending by name + apiVersion + kind.
-pub fn sort_like_gator(resultants: &mut [Value]) {
+fn sort_like_gator(resultants: &mut [Value]) {
     let key = |v: &Value| {
         let field = |p: &str| {
             v.pointer(p)

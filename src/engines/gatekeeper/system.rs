@@ -2,10 +2,10 @@
 //! conflicts refused on upsert, and the convergence loop that re-matches every mutator
 //! against the current object until a round changes nothing.
 
+use super::conflicts::Schemas;
 use super::edits::Edits;
 use super::matching::Facts;
 use super::mutators::{Mutator, Request};
-use super::schema::Schemas;
 use super::Gvk;
 use serde_json::Value;
 use std::collections::BTreeSet;

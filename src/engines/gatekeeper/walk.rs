@@ -9,8 +9,8 @@
 use super::edits::{Edits, Written};
 use super::path::tester::Tester;
 use super::path::{KeyValue, Node, Path};
-use kadmit_jsonpatch::pointer::{push_index, push_token};
 use super::values::{self, go_type_name};
+use kadmit_jsonpatch::pointer::{push_index, push_token};
 use serde_json::{Map, Value};
 
 /// What a mutator does at the end of its location.

@@ -22,9 +22,9 @@
 //! The schema part is handed to the CRD engine as a CustomResourceDefinition, so every
 //! CRD rule (structural schema, defaults, CEL) applies with the API server's messages.
 
+use crate::core::resource::Resource;
 use kadmit_schema::admission::Definition as CrdDefinition;
 use kadmit_schema::definition::Crd;
-use crate::core::resource::Resource;
 use serde_json::{json, Map, Value};
 use std::path::{Path, PathBuf};
 

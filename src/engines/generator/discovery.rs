@@ -12,23 +12,17 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// The environment variable listing plugin roots, colon-separated.
-pub const PLUGIN_PATH_VARIABLE: &str = "KADMIT_PLUGIN_PATH";
 
-/// The plugin roots of a run, in search order: `--plugin-dir`, `KADMIT_PLUGIN_PATH`,
-/// `$XDG_CONFIG_HOME/kustomize/plugins` (default `~/.config`), `plugins/` under the
-/// configuration root.
-pub fn plugin_roots(plugin_dirs: &[PathBuf], config_root: &Path) -> Vec<PathBuf> {
+/// The plugin roots of a run, in search order: `--plugin-dir`, the roots the environment
+/// names (`KADMIT_PLUGIN_PATH`, then `$XDG_CONFIG_HOME/kustomize/plugins`, read by the
+/// edge), `plugins/` under the configuration root.
+pub fn plugin_roots(
+    plugin_dirs: &[PathBuf],
+    environment_roots: &[PathBuf],
+    config_root: &Path,
+) -> Vec<PathBuf> {
     let mut roots: Vec<PathBuf> = plugin_dirs.to_vec();
-    if let Some(list) = std::env::var_os(PLUGIN_PATH_VARIABLE) {
-        roots.extend(std::env::split_paths(&list).filter(|p| !p.as_os_str().is_empty()));
-    }
-    let xdg = std::env::var_os("XDG_CONFIG_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".config")));
-    if let Some(config_home) = xdg {
-        roots.push(config_home.join("kustomize").join("plugins"));
-    }
+    roots.extend_from_slice(environment_roots);
     roots.push(config_root.join("plugins"));
     roots
 }

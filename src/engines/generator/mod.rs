@@ -4,30 +4,20 @@
 
 pub mod definition;
 pub mod discovery;
-pub mod engine;
 pub mod helpers;
 pub mod render;
+pub mod template_generator;
 
-use crate::core::config::{ConfigItem, Family, Source};
+use crate::core::config::{ConfigItem, Family, Mode};
 use crate::core::diagnostic::Diagnostic;
+use crate::core::engine::{Configuration, Engine};
 use crate::core::pipeline::Pipeline;
-use crate::run::{Mode, Options};
 use definition::{Location, Problem};
 use discovery::{Catalog, Search};
-use engine::{MissingGenerator, TemplateGenerator};
+use kadmit_schema::admission::FieldValidation;
 use render::Templates;
 use std::collections::BTreeSet;
-
-/// Whether `item` is a virtual resource this run generates from: every one in `generate`,
-/// only the functionConfig in a KRM function call, none in `transform`.
-pub fn is_generated(item: &ConfigItem, mode: Mode) -> bool {
-    item.is_generator_input()
-        && match mode {
-            Mode::Generate => true,
-            Mode::Krm => item.source == Source::FunctionConfig,
-            Mode::Transform => false,
-        }
-}
+use template_generator::{MissingGenerator, TemplateGenerator};
 
 /// The group/kinds the `Generator` definitions among `items` define.
 pub fn explicit_kinds(items: &[ConfigItem]) -> BTreeSet<(String, String)> {
@@ -38,13 +28,44 @@ pub fn explicit_kinds(items: &[ConfigItem]) -> BTreeSet<(String, String)> {
         .collect()
 }
 
-/// Compiles the generators of a run: every definition given in configuration or on
-/// stdin, and for each virtual resource to generate from, the definition found under the
-/// plugin roots (or a generator that reports the places searched).
-pub fn compile(
-    items: &[ConfigItem],
+/// What the generator engine is told by the run.
+#[derive(Debug, Clone, Copy)]
+pub struct Settings {
+    /// Which virtual resources are generated from.
+    pub mode: Mode,
+    /// What unknown fields of a virtual resource do (`--field-validation`).
+    pub field_validation: FieldValidation,
+    /// `--allow-paths-outside-root`: template paths may leave the plugin directory.
+    pub allow_paths_outside_root: bool,
+}
+
+/// The generator engine: its settings and the plugin roots' catalogue of definitions.
+pub struct Generators {
+    pub settings: Settings,
+    pub catalog: Catalog,
+}
+
+impl Engine for Generators {
+    /// Compiles the generators of a run: every definition given in configuration or on
+    /// stdin, and for each virtual resource to generate from, the definition found under
+    /// the plugin roots (or a generator that reports the places searched).
+    fn compile(&mut self, config: &Configuration<'_>, pipeline: &mut Pipeline) -> Vec<Diagnostic> {
+        let mut diagnostics = Vec::new();
+        compile(
+            config.items,
+            &mut self.catalog,
+            &self.settings,
+            pipeline,
+            &mut diagnostics,
+        );
+        diagnostics
+    }
+}
+
+fn compile(
+    items: &[&ConfigItem],
     catalog: &mut Catalog,
-    options: &Options,
+    settings: &Settings,
     pipeline: &mut Pipeline,
     diagnostics: &mut Vec<Diagnostic>,
 ) {
@@ -71,11 +92,11 @@ pub fn compile(
                 continue;
             }
         }
-        add(&item.resource, location, options, pipeline, diagnostics);
+        add(&item.resource, location, settings, pipeline, diagnostics);
     }
     let wanted: BTreeSet<(String, String)> = items
         .iter()
-        .filter(|item| is_generated(item, options.mode))
+        .filter(|item| item.is_generated_in(settings.mode))
         .map(|item| {
             (
                 item.resource.id.group.clone(),
@@ -89,7 +110,7 @@ pub fn compile(
             Search::Found(found) => add(
                 &found.resource,
                 found.location,
-                options,
+                settings,
                 pipeline,
                 diagnostics,
             ),
@@ -106,7 +127,7 @@ pub fn compile(
 fn add(
     resource: &crate::core::resource::Resource,
     location: Location,
-    options: &Options,
+    settings: &Settings,
     pipeline: &mut Pipeline,
     diagnostics: &mut Vec<Diagnostic>,
 ) {
@@ -120,7 +141,7 @@ fn add(
             .with_rule(&rule)
             .with_origin(&resource.origin)
     };
-    let definition = match definition::load(resource, location, options.allow_paths_outside_root) {
+    let definition = match definition::load(resource, location, settings.allow_paths_outside_root) {
         Ok(definition) => definition,
         Err(problems) => return diagnostics.extend(problems.into_iter().map(report)),
     };
@@ -138,7 +159,7 @@ fn add(
     pipeline.generators.push(Box::new(TemplateGenerator::new(
         definition,
         templates,
-        options.field_validation,
-        options.allow_paths_outside_root,
+        settings.field_validation,
+        settings.allow_paths_outside_root,
     )));
 }

@@ -4,8 +4,8 @@
 use super::matching::{MatchFor, MatchItem};
 use super::select::{self, PlaceholderSelect};
 use crate::core::diagnostic::Diagnostic;
-use kadmit_gotmpl::Template;
 use crate::core::resource::Resource;
+use kadmit_gotmpl::Template;
 use regex::Regex;
 use serde_json::Value;
 
@@ -409,13 +409,15 @@ fn compile_patches(spec: &Value, rule_type: Option<RuleType>, check: &mut Check)
         };
         let template_name = path.clone().unwrap_or_default();
         let value = match string_field(item.get("value")) {
-            Ok(Some(text)) => match kadmit_gotmpl::parse(&template_name, &preprocess_template(&text)) {
-                Ok(t) => Some(t),
-                Err(e) => {
-                    check.fail(field("value"), e.to_string());
-                    None
+            Ok(Some(text)) => {
+                match kadmit_gotmpl::parse(&template_name, &preprocess_template(&text)) {
+                    Ok(t) => Some(t),
+                    Err(e) => {
+                        check.fail(field("value"), e.to_string());
+                        None
+                    }
                 }
-            },
+            }
             Ok(None) => None,
             Err(e) => {
                 check.fail(field("value"), e);

@@ -210,7 +210,8 @@ impl Store {
             *doc = Rc::try_unwrap(working).unwrap_or_else(|shared| (*shared).clone());
         });
         if any_matched {
-            if let Some(text) = annotation.and_then(|copy| kadmit_gotmpl::marshal_json(&copy).ok()) {
+            if let Some(text) = annotation.and_then(|copy| kadmit_gotmpl::marshal_json(&copy).ok())
+            {
                 set_annotation(doc, LAST_APPLIED, text);
             }
         }

@@ -45,9 +45,7 @@ impl UseCase {
     }
 
     fn of_kind(kind: &str) -> Option<UseCase> {
-        UseCase::ALL
-            .into_iter()
-            .find(|u| u.review().1 == kind)
+        UseCase::ALL.into_iter().find(|u| u.review().1 == kind)
     }
 }
 

@@ -5,14 +5,12 @@
 //! placed in the mutating phase (`mutating: true`) or the validating phase, in
 //! configuration order after the other engines of that phase.
 
-pub mod tool;
 pub mod exec;
 pub mod harness;
 pub mod kubewarden;
 pub mod limits;
 pub mod order;
 pub mod outcome;
-pub mod plural;
 pub mod program;
 pub mod response;
 pub mod review;
@@ -22,15 +20,14 @@ mod runtime_tests;
 pub mod settings;
 pub mod spec;
 pub mod stage;
+pub mod tool;
 pub mod wasi;
 
-use crate::core::config::{confine_path, ConfigItem};
+use crate::core::config::{confine_path, ConfigItem, Family};
 use crate::core::diagnostic::Diagnostic;
+use crate::core::engine::{Configuration, Engine};
 use crate::core::pipeline::Pipeline;
-use crate::core::resource::Resource;
-use crate::run::Options;
 use exec::ExecModule;
-use plural::Plurals;
 use program::Runner;
 use review::Requester;
 use runtime::WasmModule;
@@ -39,11 +36,40 @@ use stage::ModuleStage;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+/// What the module engine is told by the run.
+#[derive(Debug, Clone, Default)]
+pub struct Settings {
+    /// `--user`: the username modules see in the request's `userInfo`.
+    pub user: Option<String>,
+    /// `--group`: the groups modules see in the request's `userInfo`.
+    pub groups: Vec<String>,
+    /// `--allow-paths-outside-root`: module paths may leave their root.
+    pub allow_paths_outside_root: bool,
+}
+
+/// The module engine: every `AdmissionModule`, in configuration order, after KubeMod and
+/// Gatekeeper in each phase.
+pub struct Modules {
+    pub settings: Settings,
+}
+
+impl Engine for Modules {
+    fn compile(&mut self, config: &Configuration<'_>, pipeline: &mut Pipeline) -> Vec<Diagnostic> {
+        let mut diagnostics = Vec::new();
+        compile(
+            &config.of(Family::AdmissionModule),
+            &self.settings,
+            pipeline,
+            &mut diagnostics,
+        );
+        diagnostics
+    }
+}
+
 /// Compiles every `AdmissionModule` into the mutating and validating phases.
-pub fn compile(
+fn compile(
     items: &[&ConfigItem],
-    crds: &[&Resource],
-    options: &Options,
+    options: &Settings,
     pipeline: &mut Pipeline,
     diagnostics: &mut Vec<Diagnostic>,
 ) {
@@ -51,7 +77,6 @@ pub fn compile(
         return;
     }
     let engine = runtime::engine();
-    let plurals = Arc::new(Plurals::from_crds(crds));
     let requester = Requester::new(options.user.as_deref(), &options.groups);
     for item in items {
         let rule = item.resource.id.to_string();
@@ -93,7 +118,6 @@ pub fn compile(
             name,
             rule,
             runner,
-            plurals: plurals.clone(),
             requester: requester.clone(),
             spec,
         };

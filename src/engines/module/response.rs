@@ -2,9 +2,9 @@
 //! AdmissionReview checked as the API server checks a webhook's (`VerifyAdmissionResponse`),
 //! with the patch types the k8s-wasi host accepts (`Full`) and the API server's (`JSONPatch`).
 
-use kadmit_jsonpatch::rfc6902 as jsonpatch;
 use super::review::{ADMISSION_API_VERSION, ADMISSION_REVIEW};
 use base64::Engine as _;
+use kadmit_jsonpatch::rfc6902 as jsonpatch;
 use serde_json::Value;
 
 /// What a module decided about one object.

@@ -4,7 +4,6 @@
 
 use super::kubewarden::validation_verdict;
 use super::order::in_original_order;
-use super::plural::Plurals;
 use super::program::Runner;
 use super::response::{admission_verdict, read_envelope, Decision, Verdict};
 use super::review::{
@@ -12,13 +11,12 @@ use super::review::{
 };
 use super::spec::{ModuleSpec, Protocol};
 use crate::core::diagnostic::Diagnostic;
-use kadmit_jsonpatch::diff::changed_paths;
-use kadmit_match::matching::Target;
+use crate::core::kinds::Scope;
 use crate::core::pipeline::{Change, Context, Mutation, Mutator, Validator};
 use crate::core::resource::Resource;
-use crate::core::scope::Scope;
+use kadmit_jsonpatch::diff::changed_paths;
+use kadmit_match::matching::Target;
 use serde_json::Value;
-use std::sync::Arc;
 
 /// A compiled `AdmissionModule`.
 pub struct ModuleStage {
@@ -28,7 +26,6 @@ pub struct ModuleStage {
     pub rule: String,
     pub spec: ModuleSpec,
     pub runner: Runner,
-    pub plurals: Arc<Plurals>,
     pub requester: Requester,
 }
 
@@ -53,7 +50,7 @@ impl ModuleStage {
 
     /// Runs the module on `resource` when its match selects it; `Ok(None)` when not.
     fn consult(&self, resource: &Resource, cx: &Context) -> Result<Option<Answer>, Diagnostic> {
-        let scope = cx.scopes.scope_of(&resource.id.group, &resource.id.kind);
+        let scope = cx.kinds.scope_of(&resource.id.group, &resource.id.kind);
         let namespace = match scope {
             Scope::Cluster => None,
             Scope::Namespaced => cx.effective_namespace(resource).map(str::to_owned),
@@ -80,7 +77,7 @@ impl ModuleStage {
                 return Err(self.problem(resource, format!("{}: spec.match: {e}", self.describe())))
             }
         }
-        let resource_name = self.plurals.resource(&resource.id.group, &resource.id.kind);
+        let resource_name = cx.kinds.resource_of(&resource.id.group, &resource.id.kind);
         let subject = Subject {
             group: &resource.id.group,
             version: &resource.id.version,

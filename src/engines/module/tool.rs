@@ -7,11 +7,11 @@ use super::limits::{parse_quantity, Limits, MAX_MEMORY_LIMIT};
 use super::program::Runner;
 use super::review::{admission_request, admission_review, request_uid, Requester, Subject};
 use super::runtime::{engine, WasmModule};
+use super::settings;
 use super::spec::Protocol;
-use super::{plural, settings};
+use crate::core::kinds::{KindTable, Scope};
 use crate::core::pipeline::Operation;
 use crate::core::resource::Identity;
-use crate::core::scope::{Scope, ScopeTable};
 use serde_json::Value;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -81,8 +81,8 @@ fn run(args: &Request, input: Input, settings: Option<Value>) -> Result<i32, Str
                 .map_err(|e| format!("{}: {e}", path.display()))?
         }
         Input::Object { path, document } => {
-            let review = review_of_object(args, document)
-                .map_err(|e| format!("{}: {e}", path.display()))?;
+            let review =
+                review_of_object(args, document).map_err(|e| format!("{}: {e}", path.display()))?;
             Call::from_document(review, args.protocol, args.use_case)?
         }
     };
@@ -160,7 +160,7 @@ fn load(args: &Request) -> Result<(Runner, &'static str), String> {
 /// The AdmissionReview the pipeline would send for `object`.
 fn review_of_object(args: &Request, object: Value) -> Result<Value, String> {
     let id = Identity::of(&object)?;
-    let namespace = match ScopeTable::default().scope_of(&id.group, &id.kind) {
+    let namespace = match KindTable::default().scope_of(&id.group, &id.kind) {
         Scope::Cluster => None,
         Scope::Namespaced => Some(
             id.namespace
@@ -174,7 +174,7 @@ fn review_of_object(args: &Request, object: Value) -> Result<Value, String> {
     {
         metadata.insert("namespace".into(), Value::String(ns.clone()));
     }
-    let resource = plural::guess_plural(&id.kind);
+    let resource = crate::core::kinds::guess_plural(&id.kind);
     let subject = Subject {
         group: &id.group,
         version: &id.version,

@@ -3,12 +3,12 @@
 //! otherwise the apimachinery validation messages.
 
 use super::{out, str_arg, Out};
-use kadmit_go::regexp;
 use base64::Engine;
 use cel::common::types::{Type, STRING_TYPE};
 use cel::common::value::CowVal;
 use cel::objects::{Opaque, OptionalValue};
 use cel::{DeclarationError, Env, ExecutionError, Value};
+use kadmit_go::regexp;
 use std::sync::Arc;
 
 const TYPE_NAME: &str = "kubernetes.NamedFormat";

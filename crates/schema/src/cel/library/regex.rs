@@ -3,10 +3,10 @@
 
 use super::{int_arg, out, str_arg, Out};
 use crate::cel::cost;
-use kadmit_go::regexp;
 use cel::common::types::{INT_TYPE, STRING_TYPE};
 use cel::common::value::CowVal;
 use cel::{DeclarationError, Env, ExecutionError, Value};
+use kadmit_go::regexp;
 use regex::Regex;
 use std::cell::RefCell;
 use std::collections::HashMap;

@@ -6,13 +6,13 @@ use super::definition::Definition;
 use super::helpers::FileRoots;
 use super::render::Templates;
 use crate::core::config::ConfigItem;
-use kadmit_schema::admission::{create, FieldValidation, Refused, Settings};
-use crate::core::diagnostic::Diagnostic;
 use crate::core::decode::decode_all;
+use crate::core::diagnostic::Diagnostic;
+use crate::core::kinds::Scope;
 use crate::core::lists::flatten;
 use crate::core::pipeline::{Context, Generated, Generator};
 use crate::core::resource::Resource;
-use crate::core::scope::Scope;
+use kadmit_schema::admission::{create, FieldValidation, Refused, Settings};
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -250,7 +250,7 @@ fn inherit_namespace(value: &mut Value, namespace: Option<&str>, cx: &Context) {
         Ok(id) => (id.group, id.kind),
         Err(_) => return,
     };
-    if cx.scopes.scope_of(&group, &kind) != Scope::Namespaced {
+    if cx.kinds.scope_of(&group, &kind) != Scope::Namespaced {
         return;
     }
     if let Some(Value::Object(metadata)) = value.get_mut("metadata") {

@@ -5,9 +5,9 @@ use super::mutators::{Mutator as GkMutator, MutatorId};
 use super::system::{Outcome, System};
 use crate::core::config::ConfigItem;
 use crate::core::diagnostic::Diagnostic;
+use crate::core::kinds::Scope;
 use crate::core::pipeline::{Change, Context, Mutation, Mutator, Operation};
 use crate::core::resource::Resource;
-use crate::core::scope::Scope;
 use serde_json::Value;
 use std::collections::BTreeSet;
 
@@ -144,7 +144,7 @@ pub fn run(
     source: &str,
     operation: &str,
 ) -> Result<Outcome, String> {
-    let namespace = match cx.scopes.scope_of(&resource.id.group, &resource.id.kind) {
+    let namespace = match cx.kinds.scope_of(&resource.id.group, &resource.id.kind) {
         Scope::Cluster => None,
         Scope::Namespaced => cx.effective_namespace(resource).map(str::to_owned),
     };
