@@ -10,12 +10,8 @@ use std::sync::Arc;
 /// A check for one case: `Err` carries what differed.
 pub type Check = Box<dyn FnOnce() -> Result<(), String> + Send>;
 
-/// `../shared/peer-fixtures/<peer>`.
-pub fn fixtures(peer: &str) -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/peer-fixtures")
-        .join(peer)
-}
+#[allow(unused_imports)] // Not every test crate that includes `common` runs conformance cases.
+pub use super::peer_fixtures as fixtures;
 
 /// Reads a YAML stream with kadmit's own reader (the way kubectl reads it).
 pub fn load_yaml(path: &Path) -> Vec<Value> {

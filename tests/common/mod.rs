@@ -1,7 +1,8 @@
-//! Helpers shared by the real-client integration tests (`kubectl kustomize`, `kpt`).
+//! Helpers shared by the integration tests: the real clients (`kubectl kustomize`, `kpt`)
+//! and the peer fixtures beside the repository (`../shared/peer-fixtures`).
 //!
-//! A missing client is a loud skip on a developer machine and a failure under `CI=true`:
-//! an integration test that silently did not run is worse than one that failed.
+//! A missing client or missing fixtures are a loud skip on a developer machine and a
+//! failure under `CI=true`: a test that silently did not run is worse than one that failed.
 
 // Each test crate uses a different subset of these helpers.
 #![allow(dead_code)]
@@ -32,6 +33,24 @@ pub fn in_ci() -> bool {
         .unwrap_or(false)
 }
 
+/// `../shared/peer-fixtures/<peer>`: the peers' test data, kept outside the repository.
+pub fn peer_fixtures(peer: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/peer-fixtures")
+        .join(peer)
+}
+
+/// Whether the peer fixtures of `peer` are there; when not, a loud skip (a failure under
+/// `CI=true`), so a fresh clone with nothing beside it still passes `cargo test`.
+pub fn peer_fixtures_present(peer: &str) -> bool {
+    let dir = peer_fixtures(peer);
+    dir.is_dir()
+        || skip_or_fail(&format!(
+            "the peer fixtures {} are not there (they live beside the repository, in shared/)",
+            dir.display()
+        ))
+}
+
 /// The running test's name (libtest names each test's thread after the test).
 pub fn current_test_name() -> String {
     std::thread::current()
@@ -46,13 +65,13 @@ pub fn current_test_name() -> String {
 pub fn skip_or_fail(reason: &str) -> bool {
     let test = current_test_name();
     if in_ci() {
-        panic!("{reason}; integration test {test} cannot run and CI=true requires it to");
+        panic!("{reason}; test {test} cannot run and CI=true requires it to");
     }
     // Straight to the stderr handle: libtest captures `eprintln!` of passing tests, and a
     // skip must be seen.
     let bar = "*".repeat(72);
     let notice = format!(
-        "\n{bar}\nSKIPPED: {reason}; integration test {test} did not run\n(set CI=true to make this a failure)\n{bar}\n"
+        "\n{bar}\nSKIPPED: {reason}; test {test} did not run\n(set CI=true to make this a failure)\n{bar}\n"
     );
     let _ = std::io::stderr().write_all(notice.as_bytes());
     false
