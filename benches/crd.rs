@@ -1,7 +1,7 @@
 //! Custom resources against a large CRD: `kadmit transform --crd jobset.yaml` on 10,000
 //! JobSets against pass-through `kadmit transform` of the same stream (no CRD, so the
 //! JobSets are passed through untouched). The CRD is the kubectl-validate corpus's JobSet
-//! (`../shared/peer-fixtures/kubectl-validate/testcases/crds/jobset.yaml`, batch.x-k8s.io
+//! (`testdata/crds/jobset.yaml`, copied from kubectl-validate's `testcases/crds/`, batch.x-k8s.io
 //! v1alpha1: about 730 KB, a whole Job and Pod template schema, a CEL rule on every
 //! `spec.jobs` entry, a `map` list, `protocol: TCP` defaults on container ports).
 //!
@@ -34,7 +34,7 @@ const SEED: u64 = 1;
 /// The JobSet CRD of the kubectl-validate corpus.
 fn crd_path() -> PathBuf {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/peer-fixtures/kubectl-validate/testcases/crds/jobset.yaml");
+        .join("testdata/crds/jobset.yaml");
     path.canonicalize()
         .unwrap_or_else(|e| panic!("the JobSet CRD {}: {e}", path.display()))
 }

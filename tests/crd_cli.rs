@@ -607,6 +607,9 @@ fn without_comments(text: &str) -> String {
 /// its one comment).
 #[test]
 fn the_kubebuilder_cronjob_round_trips_unchanged() {
+    if !common::peer_fixtures_present("kubectl-validate") {
+        return;
+    }
     let cr = kubectl_validate("pkg/validator/testdata/cronjob.yaml");
     let crd = kubectl_validate("pkg/validator/testdata/crds/cronjob.yaml");
     let input = read(&cr);
@@ -654,6 +657,9 @@ fn the_kubebuilder_cronjob_round_trips_unchanged() {
 /// unchanged and no file is added (the CRD is not written out).
 #[test]
 fn the_kubebuilder_cronjob_round_trips_through_kpt_byte_for_byte() {
+    if !common::peer_fixtures_present("kubectl-validate") {
+        return;
+    }
     if !common::require_tool("kpt") {
         return;
     }
@@ -698,6 +704,9 @@ fn the_kubebuilder_cronjob_round_trips_through_kpt_byte_for_byte() {
 /// PodDisruptionBudget that is not a CRD and must be ignored).
 #[test]
 fn the_jobset_manifest_validates_with_the_testcases_crds() {
+    if !common::peer_fixtures_present("kubectl-validate") {
+        return;
+    }
     let crds = kubectl_validate("testcases/crds").display().to_string();
     let input = read(&kubectl_validate("testcases/manifests/jobset.yaml"));
     let a = kadmit(&["transform", "--crd", &crds, "--report", "-"], &input).success();
