@@ -33,8 +33,7 @@ const SEED: u64 = 1;
 
 /// The JobSet CRD of the kubectl-validate corpus.
 fn crd_path() -> PathBuf {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("testdata/crds/jobset.yaml");
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testdata/crds/jobset.yaml");
     path.canonicalize()
         .unwrap_or_else(|e| panic!("the JobSet CRD {}: {e}", path.display()))
 }

@@ -14,8 +14,7 @@ use clap::{Args, Parser, Subcommand};
 use kadmit_schema::admission::FieldValidation;
 use std::path::{Path, PathBuf};
 
-/// The KEP-993 contract: an unknown subcommand means "the operation is not supported".
-pub const EXIT_UNSUPPORTED: i32 = 127;
+pub use crate::core::diagnostic::EXIT_UNSUPPORTED;
 
 const AFTER_HELP: &str = "\
 Invocation:

@@ -185,14 +185,23 @@ impl fmt::Display for Diagnostic {
     }
 }
 
-/// The process exit code for a set of diagnostics (DESIGN.md: 0 / 1 / 2).
+/// Success: every resource admitted.
+pub const EXIT_SUCCESS: i32 = 0;
+/// A resource was rejected or is invalid: a policy outcome.
+pub const EXIT_REJECTED: i32 = 1;
+/// Bad input or bad configuration.
+pub const EXIT_BAD_INPUT: i32 = 2;
+/// The KEP-993 contract: an unknown subcommand means "the operation is not supported".
+pub const EXIT_UNSUPPORTED: i32 = 127;
+
+/// The process exit code for a set of diagnostics (docs/architecture.md: 0 / 1 / 2).
 pub fn exit_code(diagnostics: &[Diagnostic]) -> i32 {
     let errors = diagnostics.iter().filter(|d| d.severity == Severity::Error);
-    let mut code = 0;
+    let mut code = EXIT_SUCCESS;
     for d in errors {
         match d.category {
-            Category::Input | Category::Config => return 2,
-            Category::Resource => code = 1,
+            Category::Input | Category::Config => return EXIT_BAD_INPUT,
+            Category::Resource => code = EXIT_REJECTED,
         }
     }
     code

@@ -212,7 +212,7 @@ fn not_a_resource_list() -> Outcome {
             "no subcommand given and stdin is not a ResourceList: the operation is not supported \
              (use `kadmit transform` or `kadmit generate`)",
         )],
-        exit_code: crate::cli::EXIT_UNSUPPORTED,
+        exit_code: crate::core::diagnostic::EXIT_UNSUPPORTED,
         changes: Vec::new(),
     }
 }
