@@ -9,9 +9,9 @@
 
 mod common;
 
-use kadmit::engines::module::limits::Limits;
-use kadmit::engines::module::runtime::{engine, WasmModule};
 use kadmit::run::{run, Mode, Options};
+use kadmit::testing::module::limits::Limits;
+use kadmit::testing::module::runtime::{engine, WasmModule};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 

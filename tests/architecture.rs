@@ -35,7 +35,7 @@ fn place_of_module(first: &str, second: Option<&str>) -> Option<Place> {
             engine: second.map(str::to_owned),
         }),
         "core" => place("core", 1),
-        "lib" => place("edge", 4),
+        "lib" | "testing" => place("edge", 4),
         _ => None,
     }
 }

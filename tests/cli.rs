@@ -294,7 +294,7 @@ functionConfig:
 fn parse_yaml_via_kadmit(yaml: &str) -> Value {
     // A ResourceList is configuration-free data here: decode it with the library's reader.
     let source = std::sync::Arc::from("test");
-    let (docs, problems) = kadmit::core::decode::decode_all(yaml.as_bytes(), &source);
+    let (docs, problems) = kadmit::testing::core::decode::decode_all(yaml.as_bytes(), &source);
     assert!(problems.is_empty(), "{problems:?}");
     docs.into_iter().next().expect("one document").value
 }

@@ -17,7 +17,7 @@ fn fixtures() -> PathBuf {
 fn read_yaml(path: &Path) -> Vec<Value> {
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let (docs, problems) =
-        kadmit::core::decode::decode_all(&bytes, &Arc::from(path.display().to_string()));
+        kadmit::testing::core::decode::decode_all(&bytes, &Arc::from(path.display().to_string()));
     assert!(problems.is_empty(), "{}: {problems:?}", path.display());
     docs.into_iter().map(|d| d.value).collect()
 }

@@ -5,10 +5,10 @@
 
 mod common;
 
-use kadmit::core::decode::decode_all;
-use kadmit::core::resource::{Origin, Resource};
-use kadmit::engines::kubemod::rule;
-use kadmit::engines::kubemod::store::{Request, Store};
+use kadmit::testing::core::decode::decode_all;
+use kadmit::testing::core::resource::{Origin, Resource};
+use kadmit::testing::kubemod::rule;
+use kadmit::testing::kubemod::store::{Request, Store};
 use kadmit_jsonpatch::patch;
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};

@@ -15,9 +15,9 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use kadmit::core::decode::decode_all;
-use kadmit::engines::kubemod::matching::{is_match, MatchFor, MatchItem};
-use kadmit::engines::kubemod::select::{
+use kadmit::testing::core::decode::decode_all;
+use kadmit::testing::kubemod::matching::{is_match, MatchFor, MatchItem};
+use kadmit::testing::kubemod::select::{
     compile_with, key_parts, path_from_key_parts, Dialect, Val,
 };
 use kadmit_go::fmt::format_float;

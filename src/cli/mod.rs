@@ -348,6 +348,31 @@ pub fn help_text() -> String {
     Cli::command().render_help().to_string()
 }
 
+/// `kadmit module …`: the process exit code.
+pub fn execute_module(command: module::ModuleCommand) -> i32 {
+    module::execute(command)
+}
+
+/// The variable that lists generator plugin roots, searched after `--plugin-dir`.
+pub const PLUGIN_PATH_VARIABLE: &str = "KADMIT_PLUGIN_PATH";
+
+/// The plugin roots the environment names, in search order: `KADMIT_PLUGIN_PATH`, then
+/// `$XDG_CONFIG_HOME/kustomize/plugins` (default `~/.config`), as kustomize finds plugins.
+pub fn environment_plugin_roots() -> Vec<PathBuf> {
+    let mut roots: Vec<PathBuf> = Vec::new();
+    if let Some(list) = std::env::var_os(PLUGIN_PATH_VARIABLE) {
+        roots.extend(std::env::split_paths(&list).filter(|p| !p.as_os_str().is_empty()));
+    }
+    let xdg = std::env::var_os("XDG_CONFIG_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".config")));
+    if let Some(config_home) = xdg {
+        roots.push(config_home.join("kustomize").join("plugins"));
+    }
+    roots
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -406,29 +431,4 @@ mod tests {
             other => panic!("{other:?}"),
         }
     }
-}
-
-/// `kadmit module …`: the process exit code.
-pub fn execute_module(command: module::ModuleCommand) -> i32 {
-    module::execute(command)
-}
-
-/// The variable that lists generator plugin roots, searched after `--plugin-dir`.
-pub const PLUGIN_PATH_VARIABLE: &str = "KADMIT_PLUGIN_PATH";
-
-/// The plugin roots the environment names, in search order: `KADMIT_PLUGIN_PATH`, then
-/// `$XDG_CONFIG_HOME/kustomize/plugins` (default `~/.config`), as kustomize finds plugins.
-pub fn environment_plugin_roots() -> Vec<PathBuf> {
-    let mut roots: Vec<PathBuf> = Vec::new();
-    if let Some(list) = std::env::var_os(PLUGIN_PATH_VARIABLE) {
-        roots.extend(std::env::split_paths(&list).filter(|p| !p.as_os_str().is_empty()));
-    }
-    let xdg = std::env::var_os("XDG_CONFIG_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".config")));
-    if let Some(config_home) = xdg {
-        roots.push(config_home.join("kustomize").join("plugins"));
-    }
-    roots
 }

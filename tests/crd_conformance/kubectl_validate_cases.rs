@@ -70,7 +70,8 @@ fn documents(file: &Path) -> Vec<(String, Value)> {
 }
 
 fn status_of(doc: &str, definitions: &[Definition]) -> Option<Value> {
-    let (values, problems) = kadmit::core::decode::decode_all(doc.as_bytes(), &Arc::from("doc"));
+    let (values, problems) =
+        kadmit::testing::core::decode::decode_all(doc.as_bytes(), &Arc::from("doc"));
     if !problems.is_empty() {
         return None;
     }

@@ -1,7 +1,7 @@
 //! `template-validate`, `template-set`, `expand-resource` and `expand-system`: ExpansionTemplate
 //! validation, the template database, and expansion with and without mutation.
 use crate::Check;
-use kadmit::engines::gatekeeper::expansion::{
+use kadmit::testing::gatekeeper::expansion::{
     expand, expand_resource, NoMutation, ResultantMutator, Template, Templates,
 };
 use serde_json::{json, Value};
@@ -38,7 +38,7 @@ fn resultant_mutator(mutators: &[Value]) -> Result<Box<dyn ResultantMutator>, St
     )?)))
 }
 
-struct SystemMutator(kadmit::engines::gatekeeper::system::System);
+struct SystemMutator(kadmit::testing::gatekeeper::system::System);
 
 impl ResultantMutator for SystemMutator {
     fn mutate(

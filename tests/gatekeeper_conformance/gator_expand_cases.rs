@@ -54,7 +54,8 @@ fn generate(stdin: &str) -> Result<Ran, String> {
 }
 
 fn parse_docs(text: &str) -> Result<Vec<Value>, String> {
-    let (docs, problems) = kadmit::core::decode::decode_all(text.as_bytes(), &Arc::from("output"));
+    let (docs, problems) =
+        kadmit::testing::core::decode::decode_all(text.as_bytes(), &Arc::from("output"));
     if !problems.is_empty() {
         return Err(format!("output does not read: {problems:?}"));
     }

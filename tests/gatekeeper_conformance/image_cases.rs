@@ -1,6 +1,6 @@
 //! `image-parse` and `image-validate`: AssignImage's reference split and parameter checks.
 use crate::Check;
-use kadmit::engines::gatekeeper::image;
+use kadmit::testing::gatekeeper::image;
 use serde_json::Value;
 
 /// The checks for `kind`, or `None` when this module does not handle that kind.

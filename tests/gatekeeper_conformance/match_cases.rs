@@ -1,9 +1,9 @@
 //! Checks for the matching case kinds: `match`, `wildcard`, `applyto-operation`,
 //! `applyto-operations-validate` and `applyto-gvk`.
 use crate::Check;
-use kadmit::engines::gatekeeper::apply_to::{self, ApplyTo};
-use kadmit::engines::gatekeeper::matching::{Match, Target};
-use kadmit::engines::gatekeeper::{wildcard, Gvk};
+use kadmit::testing::gatekeeper::apply_to::{self, ApplyTo};
+use kadmit::testing::gatekeeper::matching::{Match, Target};
+use kadmit::testing::gatekeeper::{wildcard, Gvk};
 use serde_json::{json, Value};
 
 /// The checks for `kind`, or `None` when this module does not handle that kind.

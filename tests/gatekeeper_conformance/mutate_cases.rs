@@ -3,8 +3,8 @@
 
 use crate::common::conformance::each_case;
 use crate::Check;
-use kadmit::engines::gatekeeper::mutators::Mutator;
-use kadmit::engines::gatekeeper::system::System;
+use kadmit::testing::gatekeeper::mutators::Mutator;
+use kadmit::testing::gatekeeper::system::System;
 use serde_json::{json, Value};
 
 pub fn checks(kind: &str, cases: &[Value]) -> Option<Vec<(String, Check)>> {

@@ -1,7 +1,7 @@
 //! Location paths (`path-parse`) and path tests (`pathtests-validate`).
 use crate::Check;
-use kadmit::engines::gatekeeper::path::tester::Tester;
-use kadmit::engines::gatekeeper::path::{parse, ErrorKind, KeyValue, Node, Path};
+use kadmit::testing::gatekeeper::path::tester::Tester;
+use kadmit::testing::gatekeeper::path::{parse, ErrorKind, KeyValue, Node, Path};
 use serde_json::Value;
 
 /// The checks for `kind`, or `None` when this module does not handle that kind.

@@ -422,6 +422,18 @@ fn remove(
     })
 }
 
+/// How a value's kind reads in a message.
+pub fn type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a sequence",
+        Value::Object(_) => "a mapping",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -600,17 +612,5 @@ mod tests {
             Options::default()
         )
         .is_err());
-    }
-}
-
-/// How a value's kind reads in a message.
-pub fn type_name(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a sequence",
-        Value::Object(_) => "a mapping",
     }
 }

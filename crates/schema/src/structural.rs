@@ -365,11 +365,5 @@ fn each_schema<'a>(s: Node<'a>, f: &mut dyn FnMut(Node<'a>)) {
     }
 }
 
-/// Resolves an `x-kubernetes-validations` `fieldPath` against the schema node carrying
-/// the rule (`cel.ValidFieldPath`).
-pub fn resolve_field_path(field_path: &str, schema: &Value) -> Result<Vec<FieldPathStep>, String> {
-    fieldpath::resolve(field_path, Node::new(schema))
-}
-
 #[cfg(test)]
 mod tests;

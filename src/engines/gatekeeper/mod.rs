@@ -13,7 +13,7 @@ pub mod stage;
 pub mod system;
 mod walk;
 
-pub use kadmit_match::{apply_to, matching, selector, values, wildcard, Gvk};
+pub use kadmit_match::{apply_to, matching, values, Gvk};
 
 use crate::core::config::Family;
 use crate::core::diagnostic::Diagnostic;

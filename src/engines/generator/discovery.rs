@@ -11,8 +11,6 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// The environment variable listing plugin roots, colon-separated.
-
 /// The plugin roots of a run, in search order: `--plugin-dir`, the roots the environment
 /// names (`KADMIT_PLUGIN_PATH`, then `$XDG_CONFIG_HOME/kustomize/plugins`, read by the
 /// edge), `plugins/` under the configuration root.

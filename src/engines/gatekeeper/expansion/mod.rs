@@ -8,5 +8,5 @@ mod template;
 
 pub use db::Templates;
 pub use resource::expand_resource;
-pub use system::{expand, NoMutation, Resultant, ResultantMutator, MAX_RECURSION_DEPTH};
-pub use template::{gvk_string, GvkSet, Template};
+pub use system::{expand, NoMutation, ResultantMutator};
+pub use template::Template;

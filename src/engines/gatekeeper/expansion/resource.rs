@@ -227,7 +227,7 @@ fn text<'a>(map: &'a Map<String, Value>, key: &str) -> &'a str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engines::gatekeeper::expansion::GvkSet;
+    use crate::engines::gatekeeper::expansion::template::GvkSet;
     use serde_json::json;
 
     fn template(source: &str, group: &str, kind: &str) -> Template {

@@ -132,7 +132,7 @@ fn gvk_of(object: &Value) -> Gvk {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engines::gatekeeper::expansion::{GvkSet, Template};
+    use crate::engines::gatekeeper::expansion::{template::GvkSet, Template};
     use serde_json::json;
 
     fn template(name: &str, from: (&str, &str), to: (&str, &str), source: &str) -> Template {

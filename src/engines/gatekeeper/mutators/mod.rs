@@ -17,8 +17,6 @@ use super::Gvk;
 use serde_json::Value;
 use std::fmt;
 
-pub use spec::EXTERNAL_DATA_UNSUPPORTED;
-
 /// The API group every Gatekeeper mutator belongs to, whatever version it was written in.
 pub const GROUP: &str = "mutations.gatekeeper.sh";
 

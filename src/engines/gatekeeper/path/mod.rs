@@ -5,7 +5,7 @@ pub mod parser;
 mod scanner;
 pub mod tester;
 
-pub use parser::{parse, ErrorKind, ParseError};
+pub use parser::{parse, ErrorKind};
 
 /// The value of a keyed list segment: an unquoted integer is an int64, anything else a string.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

@@ -59,7 +59,6 @@ mod value;
 
 use serde_json::Value;
 
-pub use date::GoTime;
 pub use placeholder::{
     compile_placeholder, key_parts, path_from_key_parts, KeyPart, PlaceholderSelect,
 };
