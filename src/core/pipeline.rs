@@ -1,4 +1,4 @@
-//! The admission order (DESIGN.md), the traits engines implement, and the record of what
+//! The admission order (docs/architecture.md), the traits engines implement, and the record of what
 //! each resource went through.
 //!
 //! For each real resource: schema prune + default → mutating phase → prune + default again

@@ -2,7 +2,7 @@
 //!
 //! KubeMod renders a ModRule's patch `value` and `rejectMessage` with Go 1.18
 //! `text/template` and Sprig v3.2.2's `GenericFuncMap()` (minus `env` and `expandenv`).
-//! This module reimplements that engine so that kadmit renders the same text, fails on
+//! This crate reimplements that engine so that kadmit renders the same text, fails on
 //! the same templates, and says so in Go's words.
 //!
 //! # Why not the `gtmpl` crate

@@ -1,6 +1,10 @@
-//! CustomResourceDefinitions, client-side: what kube-apiserver does to a custom resource on
-//! create (prune, default, validate with OpenAPI and CEL), and the checks it makes on the
-//! CRD itself. Reference: `../shared/reference/crd-cel.md`.
+//! The Kubernetes schema rules, client-side: what kube-apiserver (1.30–1.35,
+//! `k8s.io/apiextensions-apiserver` and `k8s.io/apiserver/pkg/cel`) does to a custom
+//! resource on create (route the version, coerce ObjectMeta, prune, default, validate with
+//! OpenAPI, list types and CEL with the Kubernetes CEL libraries and cost model), and the
+//! checks it makes on a CustomResourceDefinition itself (structural schemas, defaults,
+//! rule compilation). Messages are the apiserver's field errors. The CRD engine and the
+//! generator engine of the binary both build on it.
 
 pub mod admission;
 pub mod cel;
