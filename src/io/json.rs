@@ -23,7 +23,7 @@ pub fn decode_json_stream(text: &str) -> Result<Vec<(Value, usize)>, JsonError> 
     let mut out = Vec::new();
     loop {
         let offset = stream.byte_offset();
-        let rest = &text[offset..];
+        let rest = text.get(offset..).unwrap_or_default();
         let start = offset + (rest.len() - rest.trim_start().len());
         match stream.next() {
             None => break,

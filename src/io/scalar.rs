@@ -144,12 +144,12 @@ fn parse_go_int(s: &str) -> GoInt {
     }
 }
 
+/// `s` without an ASCII `prefix`, compared case-insensitively. `get` rather than slicing:
+/// the byte after a leading digit may sit inside a multi-byte character (`5°C`).
 fn strip_prefix_ci<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
-    if s.len() >= prefix.len() && s[..prefix.len()].eq_ignore_ascii_case(prefix) {
-        Some(&s[prefix.len()..])
-    } else {
-        None
-    }
+    let head = s.get(..prefix.len())?;
+    head.eq_ignore_ascii_case(prefix)
+        .then(|| &s[prefix.len()..])
 }
 
 /// A finite float as kubectl forwards it: integral values within the int64 range become
@@ -290,6 +290,42 @@ mod tests {
             resolve_plain("-9223372036854775809"),
             Resolved::IntegerOverflow
         );
+    }
+
+    #[test]
+    fn multi_byte_characters_after_a_digit_are_strings() {
+        // Regression: `5°C` sliced the text at byte 2, inside `°`, and panicked.
+        for text in [
+            "5°C", "5€", "2½", "1–2", "9µs", "0ó", "-1é", "+0€", "7\u{2cf}", "0😀", "-0ó", "12é",
+        ] {
+            assert_eq!(v(text), json!(text), "{text}");
+            assert!(
+                !needs_quotes(text) || text.starts_with(['-', '+']),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn no_short_text_panics() {
+        // Every string of up to three characters from an alphabet of number syntax and
+        // multi-byte characters: resolving and the quoting question never panic.
+        let alphabet = [
+            "0", "1", "9", "+", "-", ".", "_", ":", "x", "X", "o", "b", "e", "°", "é", "€", "😀",
+            "\u{85}", "\u{2028}", " ", "#",
+        ];
+        let mut texts = vec![String::new()];
+        for _ in 0..3 {
+            let longer: Vec<String> = texts
+                .iter()
+                .flat_map(|t| alphabet.iter().map(move |c| format!("{t}{c}")))
+                .collect();
+            texts.extend(longer);
+        }
+        for text in &texts {
+            let _ = resolve_plain(text);
+            let _ = needs_quotes(text);
+        }
     }
 
     #[test]
