@@ -3,8 +3,14 @@
 //! refusal of control characters, and two places where go-yaml v2 (kubectl) is laxer than
 //! YAML 1.2.
 
+#[path = "common/yaml_shapes.rs"]
+mod yaml_shapes;
+
 use assert_cmd::Command;
-use serde_json::{json, Value};
+use kadmit::io::decode::decode_all;
+use kadmit::io::encode::{Encoder, Format};
+use serde_json::{json, Map, Value};
+use std::sync::Arc;
 
 fn kadmit() -> Command {
     let mut cmd = Command::cargo_bin("kadmit").expect("binary builds");
@@ -92,4 +98,134 @@ fn kadmit_reads_its_own_output_of_a_multi_byte_value() {
     let (code, yaml, stderr) = run(&[], json);
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(items(yaml).unwrap()[0]["data"], json!({"a": "5°C"}));
+}
+
+// 2. The writer: output every reader accepts --------------------------------------------
+
+#[test]
+fn a_top_level_key_starting_with_a_document_marker_is_quoted() {
+    let input =
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n'... x': 1\n'--- y': 2\n'...': 3\n";
+    let (code, yaml, stderr) = run(&[], input);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        yaml.contains("\n\"... x\": 1\n\"--- y\": 2\n\"...\": 3\n"),
+        "{yaml}"
+    );
+    let got = items(yaml).unwrap();
+    assert_eq!((&got[0]["... x"], &got[0]["--- y"]), (&json!(1), &json!(2)));
+}
+
+#[test]
+fn a_key_longer_than_1024_characters_is_written_as_an_explicit_key() {
+    let long = "a".repeat(1100);
+    let escaped = "\u{1a}".repeat(200); // written as 200 x `\u001A`: 1,202 characters
+    let input = json!({
+        "apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"},
+        "data": {long.clone(): "v", escaped.clone(): {"m": [1]}, "short": "s"},
+    });
+    let (code, yaml, stderr) = run(&[], input.to_string());
+    assert_eq!(code, 0, "{stderr}");
+    assert!(yaml.contains(&format!("  ? {long}\n  : v\n")), "{yaml}");
+    assert!(
+        yaml.contains("\n  :\n    m:\n    - 1\n  short: s\n"),
+        "{yaml}"
+    );
+    assert_eq!(items(yaml).unwrap()[0], input);
+}
+
+fn documents_for(shape: &str) -> Vec<Value> {
+    let s = shape.to_owned();
+    let mut top = Map::new();
+    top.insert("apiVersion".into(), json!("v1"));
+    top.insert(s.clone(), json!("v"));
+    vec![
+        json!({ "k": s }),
+        Value::Object(top),
+        json!({ "n": { s.clone(): s } }),
+        json!({ "l": [s, { s.clone(): s }, [s], { "m": { s.clone(): [s] } }] }),
+        json!(s),
+        json!([s, { s.clone(): s }]),
+    ]
+}
+
+/// Writes `documents` in `format` and reads the output back.
+fn write_then_read(format: Format, documents: &[Value], config: Option<&Value>) -> String {
+    let mut encoder = Encoder::new(format);
+    for document in documents {
+        encoder.push(document);
+    }
+    encoder.finish(config, &[])
+}
+
+fn read(text: &str) -> Result<Vec<Value>, String> {
+    let (docs, problems) = decode_all(text.as_bytes(), &Arc::from("output"));
+    match problems.first() {
+        Some(p) => Err(p.message.clone()),
+        None => Ok(docs.into_iter().map(|d| d.value).collect()),
+    }
+}
+
+#[test]
+fn every_string_shape_reads_back_as_written() {
+    let mut failures = Vec::new();
+    for shape in yaml_shapes::string_shapes() {
+        let documents = documents_for(&shape);
+        // A YAML stream: keys and values at the top level and nested, scalar documents.
+        let yaml = write_then_read(Format::Yaml, &documents, None);
+        match read(&yaml) {
+            Ok(back) if back == documents => {}
+            Ok(back) => failures.push(format!("{shape:?} (YAML): read back {back:?}\n{yaml}")),
+            Err(e) => failures.push(format!("{shape:?} (YAML): {e}\n{yaml}")),
+        }
+        // A ResourceList: items one level down, functionConfig two spaces in.
+        let objects: Vec<Value> = documents
+            .iter()
+            .filter(|d| d.is_object())
+            .cloned()
+            .collect();
+        let config = json!({ shape.clone(): shape, "k": { shape.clone(): [shape] } });
+        let list = write_then_read(Format::ResourceList, &objects, Some(&config));
+        let expected = json!({
+            "apiVersion": "config.kubernetes.io/v1",
+            "kind": "ResourceList",
+            "items": objects,
+            "functionConfig": config,
+        });
+        match read(&list) {
+            Ok(back) if back == [expected.clone()] => {}
+            Ok(back) => failures.push(format!("{shape:?} (ResourceList): {back:?}\n{list}")),
+            Err(e) => failures.push(format!("{shape:?} (ResourceList): {e}\n{list}")),
+        }
+        // Writing what was read gives the same text (the output is a fixed point).
+        if let Ok(back) = read(&yaml) {
+            let again = write_then_read(Format::Yaml, &back, None);
+            if again != yaml {
+                failures.push(format!("{shape:?}: not a fixed point\n{yaml}\n{again}"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn every_string_shape_survives_the_binary_from_json_to_yaml_and_back() {
+    let mut object = Map::new();
+    object.insert("apiVersion".into(), json!("v1"));
+    object.insert("kind".into(), json!("ConfigMap"));
+    object.insert("metadata".into(), json!({"name": "shapes"}));
+    let mut data = Map::new();
+    let mut list = Vec::new();
+    for (i, shape) in yaml_shapes::string_shapes().into_iter().enumerate() {
+        object.insert(format!("~{shape}"), json!(i)); // top-level keys, beside the others
+        object.insert(shape.clone(), json!(shape));
+        data.insert(shape.clone(), json!(shape));
+        list.push(json!({ shape.clone(): [shape] }));
+    }
+    object.insert("data".into(), Value::Object(data));
+    object.insert("list".into(), Value::Array(list));
+    let input = Value::Object(object);
+    let (code, yaml, stderr) = run(&[], input.to_string());
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(items(yaml.clone()).unwrap(), vec![input], "{yaml}");
 }

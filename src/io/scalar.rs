@@ -222,6 +222,13 @@ pub fn needs_quotes(s: &str) -> bool {
     if first.is_whitespace() || last.is_whitespace() || last == ':' {
         return true;
     }
+    // `---` and `...` alone or before white space are document markers at column 0 (a
+    // top-level key, a scalar document).
+    if (s.starts_with("---") || s.starts_with("..."))
+        && s[3..].chars().next().is_none_or(char::is_whitespace)
+    {
+        return true;
+    }
     // One pass: `: ` and ` #` (with tabs too) break plain scalars; control characters and
     // Unicode line breaks cannot be written plain.
     let bytes = s.as_bytes();
@@ -231,7 +238,11 @@ pub fn needs_quotes(s: &str) -> bool {
             b'#' => i > 0 && matches!(bytes[i - 1], b' ' | b'\t'),
             0..=0x1f | 0x7f => true,
             0xc0.. => s[i..].chars().next().is_some_and(|c| {
-                c.is_control() || matches!(c, '\u{feff}' | '\u{85}' | '\u{2028}' | '\u{2029}')
+                c.is_control()
+                    || matches!(
+                        c,
+                        '\u{feff}' | '\u{85}' | '\u{2028}' | '\u{2029}' | '\u{fffe}' | '\u{ffff}'
+                    )
             }),
             _ => false,
         };
