@@ -229,3 +229,66 @@ fn every_string_shape_survives_the_binary_from_json_to_yaml_and_back() {
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(items(yaml.clone()).unwrap(), vec![input], "{yaml}");
 }
+
+// 3. Control characters and a JSON stream with a separator --------------------------------
+
+#[test]
+fn control_characters_are_refused_as_go_yaml_refuses_them() {
+    for c in [
+        "\u{1a}", "\u{0}", "\u{7f}", "\u{80}", "\u{9f}", "\u{b}", "\u{c}", "\u{fffe}",
+    ] {
+        let input = config_map(&format!("  a: x{c}y\n"));
+        let (code, stdout, stderr) = run(&[], input);
+        assert_eq!(code, 2, "{c:?}: {stdout}");
+        assert_eq!(
+            stderr,
+            "error: cannot read YAML: control characters are not allowed [stdin, document 1, line 6]\n",
+            "{c:?}"
+        );
+    }
+    // In a comment, and in a document with only a comment, as kubectl: still refused.
+    let (code, _, stderr) = run(&[], config_map("  a: b # \u{1}\n"));
+    assert_eq!(code, 2, "{stderr}");
+    let (code, _, stderr) = run(&[], config_map("  a: b\n---\n# \u{1}\n"));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("control characters are not allowed [stdin, document 2, line 8]"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn tab_nel_and_non_ascii_spaces_are_allowed() {
+    let input =
+        config_map("  a: \"x\ty\"\n  b: x\u{a0}y\n  c: x\u{fdd0}\u{10ffff}\n  d: \"\u{feff}\"\r\n");
+    let got = items(input).unwrap();
+    assert_eq!(
+        got[0]["data"],
+        json!({"a": "x\ty", "b": "x\u{a0}y", "c": "x\u{fdd0}\u{10ffff}", "d": "\u{feff}"})
+    );
+}
+
+#[test]
+fn escaped_control_characters_are_read_and_written_escaped() {
+    let got = items(config_map("  a: \"x\\u001Ay\\x7f\"\n")).unwrap();
+    assert_eq!(got[0]["data"]["a"], json!("x\u{1a}y\u{7f}"));
+    let (code, yaml, _) = run(&[], config_map("  a: \"x\\u001Ay\\x7f\"\n"));
+    assert_eq!(code, 0);
+    assert!(yaml.ends_with("  a: \"x\\u001Ay\\u007F\"\n"), "{yaml}");
+}
+
+#[test]
+fn a_json_stream_followed_by_a_separator_is_named_as_such() {
+    let input = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"a\"}}\n---\n{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"b\"}}\n";
+    let (code, _, stderr) = run(&[], input);
+    assert_eq!(code, 2);
+    assert_eq!(
+        stderr,
+        "error: cannot read JSON: unexpected \"---\": a JSON stream cannot contain YAML document \
+         separators [stdin, document 2, line 2]\n"
+    );
+    // A lone `-` is a JSON syntax error, not an "integer".
+    let (code, _, stderr) = run(&[], "{\"a\": -}");
+    assert_eq!(code, 2);
+    assert!(!stderr.contains("integer"), "{stderr}");
+}

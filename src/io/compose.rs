@@ -64,8 +64,37 @@ fn err(message: impl Into<String>, mark: &Marker) -> ComposeError {
     }
 }
 
+/// go-yaml's words for a character its reader refuses.
+pub const CONTROL_CHARACTERS: &str = "control characters are not allowed";
+
+/// Byte offset of the first character go-yaml's reader refuses (kubectl and kustomize fail
+/// with `yaml: control characters are not allowed`). Allowed are tab, LF, CR, `0x20-0x7E`,
+/// NEL (`U+0085`), `U+00A0-U+D7FF`, `U+E000-U+FFFD` and `U+10000` up; refused are the other
+/// C0 controls, DEL, the other C1 controls and the non-characters `U+FFFE`, `U+FFFF`.
+pub fn control_character_at(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    // Valid UTF-8: 0xC2 and 0xEF are always the first byte of a character.
+    bytes.iter().enumerate().position(|(i, &b)| match b {
+        b'\t' | b'\n' | b'\r' => false,
+        0..=0x1f | 0x7f => true,
+        0xc2 => matches!(bytes.get(i + 1), Some(0x80..=0x84 | 0x86..=0x9f)),
+        0xef => bytes.get(i + 1) == Some(&0xbf) && matches!(bytes.get(i + 2), Some(0xbe | 0xbf)),
+        _ => false,
+    })
+}
+
 /// Parses every document in `text` (one chunk of a stream, already split on `---` lines).
 pub fn compose(text: &str) -> Result<Vec<Composed>, ComposeError> {
+    if let Some(at) = control_character_at(text) {
+        return Err(ComposeError {
+            message: CONTROL_CHARACTERS.to_owned(),
+            line: text.as_bytes()[..at]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count()
+                + 1,
+        });
+    }
     let mut parser = Parser::new_from_str(text);
     let mut c = Composer {
         stack: Vec::new(),
@@ -466,6 +495,37 @@ mod tests {
         assert_eq!(e.message, "cannot decode !!bool `yes` as a !!int");
         assert!(compose("a: !!int 1.5\n").is_err());
         assert!(compose("a: !!binary '%%%'\n").is_err());
+    }
+
+    #[test]
+    fn control_characters_are_refused_where_go_yaml_refuses_them() {
+        for c in (0u32..0x20)
+            .chain(0x7f..0xa0)
+            .chain([0xfffe, 0xffff])
+            .filter_map(char::from_u32)
+        {
+            let refused = !matches!(c, '\t' | '\n' | '\r' | '\u{85}');
+            let text = format!("a: 1\nb: \"x{c}  y\"\n");
+            match compose(&text) {
+                Err(e) => {
+                    assert!(refused, "{c:?}: {}", e.message);
+                    assert_eq!(
+                        (e.message.as_str(), e.line),
+                        (CONTROL_CHARACTERS, 2),
+                        "{c:?}"
+                    );
+                }
+                Ok(_) => assert!(!refused, "{c:?} is accepted"),
+            }
+        }
+        for text in [
+            "a: \"\u{feff}\u{a0}\u{fdd0}\u{fffd}\u{10ffff}\"\n",
+            "# \u{2028}\na: 1\n",
+        ] {
+            assert!(compose(text).is_ok(), "{text:?}");
+        }
+        // Escapes are not raw characters.
+        assert_eq!(one("a: \"\\x01\\u007F\"\n"), json!({"a": "\u{1}\u{7f}"}));
     }
 
     #[test]
