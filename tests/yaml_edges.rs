@@ -292,3 +292,93 @@ fn a_json_stream_followed_by_a_separator_is_named_as_such() {
     assert_eq!(code, 2);
     assert!(!stderr.contains("integer"), "{stderr}");
 }
+
+// 4. Where go-yaml v2 is laxer than YAML 1.2 ---------------------------------------------
+
+#[test]
+fn a_colon_before_a_flow_indicator_stays_in_a_plain_scalar() {
+    // go-yaml v2 (kubectl label --local -o json) reads each of these as shown.
+    let cases = [
+        ("[001:db8::, x]", json!(["001:db8::", "x"])),
+        ("[2001:db8::1, fe80::]", json!(["2001:db8::1", "fe80::"])),
+        ("[a:, b]", json!(["a:", "b"])),
+        ("[a:]", json!(["a:"])),
+        ("[x::]", json!(["x::"])),
+        ("[a:b:, c:]", json!(["a:b:", "c:"])),
+        ("[it's:, x]", json!(["it's:", "x"])),
+        ("[!!str 1:, x]", json!(["1:", "x"])),
+        ("[&x a:, *x]", json!(["a:", "a:"])),
+        ("{a:}", json!({"a:": null})),
+        ("{a:, b: 1}", json!({"a:": null, "b": 1})),
+        ("{a::, b}", json!({"a::": null, "b": null})),
+        ("{\"a\":{\"b\":c:}}", json!({"a": {"b": "c:"}})),
+        // Unchanged: a colon before white space, inside a scalar, after a quoted key.
+        ("[a: , b]", json!([{"a": null}, "b"])),
+        ("[a:b, c]", json!(["a:b", "c"])),
+        ("{\"a\":b}", json!({"a": "b"})),
+        ("['a':x]", json!([{"a": "x"}])),
+    ];
+    for (flow, expected) in cases {
+        let got =
+            items(config_map(&format!("  a: {flow}\n"))).unwrap_or_else(|e| panic!("{flow}: {e}"));
+        assert_eq!(got[0]["data"]["a"], expected, "{flow}");
+    }
+    // go-yaml refuses these; so does kadmit.
+    for flow in ["[a:[b]]", "[!!int 1:, x]"] {
+        assert!(
+            items(config_map(&format!("  a: {flow}\n"))).is_err(),
+            "{flow}"
+        );
+    }
+}
+
+#[test]
+fn a_quoted_scalar_may_continue_left_of_its_indentation() {
+    // kpt writes a string ending in a line break with the closing quote at column 0;
+    // kubectl, kustomize and kpt read it (go-yaml does not check that indentation).
+    let cases = [
+        ("  a: 'line1\n\n'\n", json!("line1\n")),
+        ("  a: 'line1\n\n  '\n", json!("line1\n")),
+        ("  a: \"line1\n\n\"\n", json!("line1\n")),
+        ("  a: 'line1\nfoo\n  bar'\n", json!("line1 foo bar")),
+        ("  a: \"x\\\n\ty\"\n", json!("xy")),
+        ("  a: \"a\\\"\nb\"\n", json!("a\" b")),
+        ("  a: 'it''s\n'\n  b: 'x\n\n\n'\n", json!("it's ")),
+        ("  a: ['x\ny', \"z\n\"]\n", json!(["x y", "z "])),
+        ("  a:\n  - 'p\nq'\n", json!(["p q"])),
+    ];
+    for (data, expected) in cases {
+        let got = items(config_map(data)).unwrap_or_else(|e| panic!("{data:?}: {e}"));
+        assert_eq!(got[0]["data"]["a"], expected, "{data:?}");
+    }
+    // At the top level too, and with many such scalars in one document.
+    let top = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\nx: 'line1\n\n'\n";
+    assert_eq!(items(top).unwrap()[0]["x"], json!("line1\n"));
+    let many: String = (0..200).map(|i| format!("  k{i}: 'v{i}\n\n'\n")).collect();
+    let got = items(config_map(&many)).unwrap();
+    assert_eq!(got[0]["data"]["k199"], json!("v199\n"));
+    // A document marker inside a quoted scalar is still an error, as for go-yaml.
+    assert!(items(config_map("  a: 'x\n... y'\n")).is_err());
+}
+
+#[test]
+fn a_flow_collection_may_continue_left_of_its_indentation() {
+    // go-yaml does not check indentation inside flow collections (kubectl reads these).
+    let cases = [
+        ("  a: [x,\ny]\n", json!(["x", true])),
+        ("  a: [x,\n\ty]\n", json!(["x", true])),
+        ("  a: [x,\n\t\t  y]\n", json!(["x", true])),
+        ("  a: {b: x,\nc: d}\n", json!({"b": "x", "c": "d"})),
+        ("  a: [\n[x,\ny]]\n", json!([["x", true]])),
+        (
+            "  a: [x, 'a\nb',\n\t'c\n\td']\n",
+            json!(["x", "a b", "c d"]),
+        ),
+    ];
+    for (data, expected) in cases {
+        let got = items(config_map(data)).unwrap_or_else(|e| panic!("{data:?}: {e}"));
+        assert_eq!(got[0]["data"]["a"], expected, "{data:?}");
+    }
+    // A tab used as block indentation is still an error, as for go-yaml.
+    assert!(items(config_map("  a:\n\t- x\n")).is_err());
+}
