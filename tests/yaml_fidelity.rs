@@ -1,8 +1,11 @@
 //! Tricky scalars: kadmit's output must mean to a YAML 1.1 reader (PyYAML here, standing
 //! in for kubectl's go-yaml v2) exactly what the input meant to kubectl.
 
+#[path = "common/yaml_shapes.rs"]
+mod yaml_shapes;
+
 use assert_cmd::Command;
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
 /// (scalar as written in the input, what kubectl reads it as, whether PyYAML reads the
 /// input the same way kubectl does).
@@ -247,5 +250,42 @@ fn kadmit_output_is_a_fixed_point() {
     assert_eq!(
         once, twice,
         "running the output through kadmit again changes nothing"
+    );
+}
+
+/// Every awkward string (document markers, long keys, indicators, YAML 1.1 scalars, control
+/// characters, line breaks...) as a top-level key, a value, a nested key and a list item:
+/// PyYAML reads kadmit's output as the JSON that went in.
+#[test]
+fn pyyaml_reads_every_string_shape_as_kadmit_wrote_it() {
+    if !pyyaml_available() {
+        return;
+    }
+    let mut object = Map::new();
+    object.insert("apiVersion".into(), json!("v1"));
+    object.insert("kind".into(), json!("ConfigMap"));
+    object.insert("metadata".into(), json!({"name": "shapes"}));
+    let mut data = Map::new();
+    let mut list = Vec::new();
+    for shape in yaml_shapes::string_shapes() {
+        object.insert(shape.clone(), json!(shape));
+        data.insert(shape.clone(), json!(shape));
+        list.push(json!([shape, { shape.clone(): shape }]));
+    }
+    object.insert("data".into(), Value::Object(data));
+    object.insert("list".into(), Value::Array(list));
+    let input = Value::Object(object);
+    let output = kadmit_output(&input.to_string());
+    let read_back = &pyyaml_load(&output)[0];
+    let mut failures = Vec::new();
+    for (key, value) in input.as_object().unwrap() {
+        if read_back.get(key) != Some(value) {
+            failures.push(format!("{key:?}: PyYAML read {:?}", read_back.get(key)));
+        }
+    }
+    assert!(
+        failures.is_empty() && read_back == &input,
+        "{}\n--- output ---\n{output}",
+        failures.join("\n")
     );
 }

@@ -4,9 +4,10 @@
 
 use super::scalar::{float_value, resolve_plain, Resolved};
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use yaml_rust2::parser::{Event, Parser, Tag};
-use yaml_rust2::scanner::{Marker, TScalarStyle};
+use yaml_rust2::scanner::{Marker, Scanner, TScalarStyle, Token, TokenType};
 
 /// Deepest nesting of mappings and sequences a document may have.
 pub const MAX_DEPTH: usize = 512;
@@ -64,8 +65,49 @@ fn err(message: impl Into<String>, mark: &Marker) -> ComposeError {
     }
 }
 
+/// go-yaml's words for a character its reader refuses.
+pub const CONTROL_CHARACTERS: &str = "control characters are not allowed";
+
+/// Byte offset of the first character go-yaml's reader refuses (kubectl and kustomize fail
+/// with `yaml: control characters are not allowed`). Allowed are tab, LF, CR, `0x20-0x7E`,
+/// NEL (`U+0085`), `U+00A0-U+D7FF`, `U+E000-U+FFFD` and `U+10000` up; refused are the other
+/// C0 controls, DEL, the other C1 controls and the non-characters `U+FFFE`, `U+FFFF`.
+pub fn control_character_at(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    // Valid UTF-8: 0xC2 and 0xEF are always the first byte of a character.
+    bytes.iter().enumerate().position(|(i, &b)| match b {
+        b'\t' | b'\n' | b'\r' => false,
+        0..=0x1f | 0x7f => true,
+        0xc2 => matches!(bytes.get(i + 1), Some(0x80..=0x84 | 0x86..=0x9f)),
+        0xef => bytes.get(i + 1) == Some(&0xbf) && matches!(bytes.get(i + 2), Some(0xbe | 0xbf)),
+        _ => false,
+    })
+}
+
 /// Parses every document in `text` (one chunk of a stream, already split on `---` lines).
 pub fn compose(text: &str) -> Result<Vec<Composed>, ComposeError> {
+    if let Some(at) = control_character_at(text) {
+        return Err(ComposeError {
+            message: CONTROL_CHARACTERS.to_owned(),
+            line: text.as_bytes()[..at]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count()
+                + 1,
+        });
+    }
+    // yaml-rust2 follows YAML 1.2 where go-yaml v2 is laxer; text that may need go-yaml's
+    // reading is first rewritten into text that means the same to both (see `go_yaml_text`).
+    if !may_have_flow_colon(text) {
+        match compose_text(text) {
+            Err(e) if go_yaml_may_read(&e) => {}
+            result => return result,
+        }
+    }
+    compose_text(&go_yaml_text(text))
+}
+
+fn compose_text(text: &str) -> Result<Vec<Composed>, ComposeError> {
     let mut parser = Parser::new_from_str(text);
     let mut c = Composer {
         stack: Vec::new(),
@@ -387,6 +429,271 @@ fn decode_binary(text: &str, mark: &Marker) -> Result<Value, ComposeError> {
     })
 }
 
+// yaml-rust2's messages for lines indented less than YAML 1.2 requires, where go-yaml
+// does not check indentation: a quoted scalar's continuation line (kpt writes a
+// single-quoted string ending in a line break with its closing quote at column 0, and
+// kubectl reads it), a tab in front of one, and a line inside a flow collection.
+const QUOTED_INDENT: &str = "invalid indentation in quoted scalar";
+const QUOTED_TAB: &str = "tab cannot be used as indentation";
+const INDENT: &str = "invalid indentation";
+const FLOW_INDENT: &str = "invalid indentation in flow construct";
+const FLOW_TAB: &str = "tabs disallowed within this context (block indentation)";
+
+/// Bounds the work of `go_yaml_text`, which scans the whole text once per under-indented
+/// line: at most this many bytes, or 16 times the text, whichever is more (a document with
+/// a thousand such lines is still read whole; past the bound, yaml-rust2's error stands).
+const GO_YAML_SCAN_BUDGET: usize = 64 << 20;
+
+/// Whether yaml-rust2's error may be one `go_yaml_text` removes.
+fn go_yaml_may_read(e: &ComposeError) -> bool {
+    [QUOTED_INDENT, QUOTED_TAB, INDENT, FLOW_INDENT, FLOW_TAB].contains(&e.message.as_str())
+}
+
+/// Whether `text` has a `:` followed by a flow indicator after something other than a
+/// double quote (the common JSON `"key":{` needs no rewrite).
+fn may_have_flow_colon(text: &str) -> bool {
+    text.as_bytes()
+        .windows(3)
+        .any(|w| w[1] == b':' && matches!(w[2], b',' | b'[' | b']' | b'{' | b'}') && w[0] != b'"')
+}
+
+/// `text` rewritten where go-yaml v2 and yaml-rust2 would read it differently, so that
+/// yaml-rust2 reads it as go-yaml does. The rewrites change no line number:
+///
+/// - in a flow collection, go-yaml ends a plain scalar at `:` only before white space, so
+///   `[001:db8::, x]` holds the string `001:db8::`; YAML 1.2 (yaml-rust2) also ends it
+///   before `,[]{}` and reads the mapping `{"001:db8:": null}`. Such a scalar, with its
+///   final `:`, is single-quoted: it is a string to go-yaml whatever its text (no boolean,
+///   number or null contains a `:`), and single quotes fold lines as a plain scalar does;
+/// - a line that yaml-rust2 finds indented too little inside a quoted scalar or a flow
+///   collection gets spaces in front, and tabs in front of such a line become spaces.
+///   Leading white space there is not content: quoted and plain scalars drop it when they
+///   fold lines, and between flow tokens it means nothing.
+///
+/// Token positions come from yaml-rust2's own scanner, so only real scalars and real flow
+/// collections are touched. The scanner stops at an indentation error, so each one costs a
+/// pass over the text (bounded by `GO_YAML_SCAN_BUDGET`).
+fn go_yaml_text(text: &str) -> Cow<'_, str> {
+    let budget = GO_YAML_SCAN_BUDGET.max(text.len().saturating_mul(16));
+    let mut scanned = 0;
+    let mut text = Cow::Borrowed(text);
+    while scanned <= budget {
+        scanned += text.len();
+        let edits = go_yaml_edits(&text);
+        if edits.is_empty() {
+            break;
+        }
+        let mut out = String::with_capacity(text.len() + edits.len() * 4);
+        let mut done = 0;
+        for edit in edits {
+            out.push_str(&text[done..edit.start]);
+            out.push_str(&edit.text);
+            done = edit.end;
+        }
+        out.push_str(&text[done..]);
+        text = Cow::Owned(out);
+    }
+    text
+}
+
+/// Replaces `start..end` (byte offsets, in order, not overlapping) with `text`.
+struct Edit {
+    start: usize,
+    end: usize,
+    text: String,
+}
+
+fn go_yaml_edits(text: &str) -> Vec<Edit> {
+    let mut scanner = Scanner::new(text.chars());
+    let mut offsets = CharOffsets {
+        text,
+        index: 0,
+        byte: 0,
+    };
+    let mut edits = Vec::new();
+    let mut plain_start = None;
+    // Columns of the open flow collections' `[` and `{`.
+    let mut flows = Vec::new();
+    loop {
+        let token = match scanner.next_token() {
+            Ok(Some(token)) => token,
+            Ok(None) => break,
+            Err(e) => {
+                let mark = e.marker();
+                let line_start = mark.index().saturating_sub(mark.col());
+                let fix = match e.info() {
+                    QUOTED_INDENT => quoted_indent_edits(&mut offsets, mark),
+                    QUOTED_TAB => blank_tab_edits(&mut offsets, line_start),
+                    // Only inside a flow collection (its `[` or `{` was handed out and its
+                    // end was not: tokens the scanner still holds are not known here, and
+                    // then nothing is changed). In block context go-yaml refuses these too.
+                    INDENT | FLOW_INDENT => match flows.first() {
+                        Some(&column) => pad_edit(&mut offsets, line_start, column + 1)
+                            .into_iter()
+                            .collect(),
+                        None => Vec::new(),
+                    },
+                    FLOW_TAB if !flows.is_empty() => blank_tab_edits(&mut offsets, line_start),
+                    _ => Vec::new(),
+                };
+                edits.extend(fix);
+                break;
+            }
+        };
+        match token {
+            Token(mark, TokenType::Value) => {
+                if let Some(start) = plain_start.take() {
+                    edits.extend(flow_colon_edit(&mut offsets, start, mark.index()));
+                }
+            }
+            Token(mark, TokenType::Scalar(TScalarStyle::Plain, _)) => {
+                plain_start = Some(mark.index());
+            }
+            Token(mark, TokenType::FlowSequenceStart | TokenType::FlowMappingStart) => {
+                flows.push(mark.col());
+                plain_start = None;
+            }
+            Token(_, TokenType::FlowSequenceEnd | TokenType::FlowMappingEnd) => {
+                flows.pop();
+                plain_start = None;
+            }
+            _ => plain_start = None,
+        }
+    }
+    edits
+}
+
+/// A plain scalar starting at character `start` that yaml-rust2 ended at the `:` at
+/// character `colon` because a flow indicator follows; go-yaml keeps the `:` in the scalar.
+fn flow_colon_edit(offsets: &mut CharOffsets, start: usize, colon: usize) -> Option<Edit> {
+    let text = offsets.text;
+    let start = offsets.byte(start)?;
+    let colon = offsets.byte(colon)?;
+    let bytes = text.as_bytes();
+    if bytes.get(colon) != Some(&b':') || colon <= start {
+        return None;
+    }
+    let adjacent = !matches!(bytes[colon - 1], b' ' | b'\t' | b'\n' | b'\r');
+    let before_flow = matches!(bytes.get(colon + 1), Some(b',' | b'[' | b']' | b'{' | b'}'));
+    if !adjacent || !before_flow {
+        return None;
+    }
+    let scalar = &text[start..=colon];
+    Some(Edit {
+        start,
+        end: colon + 1,
+        text: format!("'{}'", scalar.replace('\'', "''")),
+    })
+}
+
+/// Spaces in front of each continuation line of the quoted scalar at `mark`, enough to put
+/// it right of the opening quote (yaml-rust2 accepted the first line, so its indentation
+/// requirement is at most that column). A line that is a document marker keeps its
+/// column 0: go-yaml refuses it too (`found unexpected document indicator`).
+fn quoted_indent_edits(offsets: &mut CharOffsets, mark: &Marker) -> Vec<Edit> {
+    let text = offsets.text;
+    let Some(start) = offsets.byte(mark.index()) else {
+        return Vec::new();
+    };
+    let single = match text.as_bytes().get(start) {
+        Some(b'\'') => true,
+        Some(b'"') => false,
+        _ => return Vec::new(),
+    };
+    let wanted = mark.col() + 1;
+    let mut edits = Vec::new();
+    let mut line_start = false;
+    let mut chars = text[start + 1..].char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let at = start + 1 + i;
+        if line_start && !matches!(c, '\n' | '\r') {
+            line_start = false;
+            let rest = &text[at..];
+            let marker = (rest.starts_with("---") || rest.starts_with("..."))
+                && matches!(
+                    rest.as_bytes().get(3),
+                    None | Some(b' ' | b'\t' | b'\n' | b'\r')
+                );
+            if !marker {
+                edits.extend(pad(rest, at, wanted));
+            }
+        }
+        match c {
+            '\n' | '\r' => line_start = true,
+            // The closing quote, unless doubled (`''` is a quote inside the scalar).
+            '\'' if single && chars.next_if(|&(_, next)| next == '\'').is_none() => return edits,
+            '"' if !single => return edits,
+            // An escape: the escaped character is no closing quote (an escaped line break
+            // still starts a line).
+            '\\' if !single => {
+                chars.next_if(|&(_, next)| !matches!(next, '\n' | '\r'));
+            }
+            _ => {}
+        }
+    }
+    // No closing quote: leave the error to the parser.
+    Vec::new()
+}
+
+/// The line starting at character `line_start`, moved right so that its first non-blank
+/// character is at column `wanted` or beyond.
+fn pad_edit(offsets: &mut CharOffsets, line_start: usize, wanted: usize) -> Option<Edit> {
+    let at = offsets.byte(line_start)?;
+    pad(&offsets.text[at..], at, wanted)
+}
+
+/// Spaces to insert at byte `at`, where the line `rest` starts, so that its leading spaces
+/// reach `wanted` (tabs after them then sit at `wanted` or beyond too).
+fn pad(rest: &str, at: usize, wanted: usize) -> Option<Edit> {
+    let spaces = rest.bytes().take_while(|&b| b == b' ').count();
+    (spaces < wanted).then(|| Edit {
+        start: at,
+        end: at,
+        text: " ".repeat(wanted - spaces),
+    })
+}
+
+/// The tabs among the leading blanks of the line starting at character `line_start`, which
+/// yaml-rust2 found inside a quoted scalar or a flow collection, become spaces.
+fn blank_tab_edits(offsets: &mut CharOffsets, line_start: usize) -> Vec<Edit> {
+    let Some(at) = offsets.byte(line_start) else {
+        return Vec::new();
+    };
+    let text = offsets.text;
+    text[at..]
+        .bytes()
+        .take_while(|&b| b == b' ' || b == b'\t')
+        .enumerate()
+        .filter(|&(_, b)| b == b'\t')
+        .map(|(i, _)| Edit {
+            start: at + i,
+            end: at + i + 1,
+            text: " ".to_owned(),
+        })
+        .collect()
+}
+
+/// Byte offsets of yaml-rust2's character indices, asked for in increasing order.
+struct CharOffsets<'a> {
+    text: &'a str,
+    index: usize,
+    byte: usize,
+}
+
+impl CharOffsets<'_> {
+    fn byte(&mut self, index: usize) -> Option<usize> {
+        if index < self.index {
+            return None;
+        }
+        while self.index < index {
+            let c = self.text[self.byte..].chars().next()?;
+            self.byte += c.len_utf8();
+            self.index += 1;
+        }
+        Some(self.byte)
+    }
+}
+
 fn count_nodes(value: &Value) -> usize {
     let mut count = 0;
     let mut pending = vec![value];
@@ -466,6 +773,55 @@ mod tests {
         assert_eq!(e.message, "cannot decode !!bool `yes` as a !!int");
         assert!(compose("a: !!int 1.5\n").is_err());
         assert!(compose("a: !!binary '%%%'\n").is_err());
+    }
+
+    #[test]
+    fn control_characters_are_refused_where_go_yaml_refuses_them() {
+        for c in (0u32..0x20)
+            .chain(0x7f..0xa0)
+            .chain([0xfffe, 0xffff])
+            .filter_map(char::from_u32)
+        {
+            let refused = !matches!(c, '\t' | '\n' | '\r' | '\u{85}');
+            let text = format!("a: 1\nb: \"x{c}  y\"\n");
+            match compose(&text) {
+                Err(e) => {
+                    assert!(refused, "{c:?}: {}", e.message);
+                    assert_eq!(
+                        (e.message.as_str(), e.line),
+                        (CONTROL_CHARACTERS, 2),
+                        "{c:?}"
+                    );
+                }
+                Ok(_) => assert!(!refused, "{c:?} is accepted"),
+            }
+        }
+        for text in [
+            "a: \"\u{feff}\u{a0}\u{fdd0}\u{fffd}\u{10ffff}\"\n",
+            "# \u{2028}\na: 1\n",
+        ] {
+            assert!(compose(text).is_ok(), "{text:?}");
+        }
+        // Escapes are not raw characters.
+        assert_eq!(one("a: \"\\x01\\u007F\"\n"), json!({"a": "\u{1}\u{7f}"}));
+    }
+
+    #[test]
+    fn go_yaml_readings_touch_only_real_scalars() {
+        // A flow colon and a quoted scalar at column 0 make the document go through the
+        // rewrite; the block scalar, the comment and the plain scalar look alike but stay.
+        let text = "a: [001:db8::, x]\nb: |\n  'q\n  [z:, w]\n# [c:, d] 'e\nc: 'line\n\n'\nd: it's [f:, g]\n";
+        assert_eq!(
+            one(text),
+            json!({"a": ["001:db8::", "x"], "b": "'q\n[z:, w]\n", "c": "line\n", "d": "it's [f:, g]"})
+        );
+        assert_eq!(
+            one("k: {a:, \"b\":c:, 'd': [e:]}\n"),
+            json!({"k": {"a:": null, "b": "c:", "d": ["e:"]}})
+        );
+        // Line numbers of later errors are unchanged by the rewrites.
+        let e = compose("a: [x:]\nb: 'y\n'\nc: 1\nc: 2\n").unwrap_err();
+        assert_eq!(e.line, 5, "{}", e.message);
     }
 
     #[test]

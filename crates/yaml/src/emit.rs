@@ -33,7 +33,7 @@ fn write_mapping(out: &mut String, map: &serde_json::Map<String, Value>, level: 
         if i > 0 {
             indent(out, level);
         }
-        write_string(out, key, level, true);
+        write_key(out, key, level);
         out.push(':');
         match value {
             Value::Object(m) if !m.is_empty() => {
@@ -52,6 +52,32 @@ fn write_mapping(out: &mut String, map: &serde_json::Map<String, Value>, level: 
                 out.push('\n');
             }
         }
+    }
+}
+
+/// YAML readers (libyaml, PyYAML, go-yaml, yaml-rust2) give up on an implicit key longer
+/// than 1024 characters, counted from its first character to the `:`. Bytes are never fewer
+/// than characters (nor than UTF-16 units), so measuring bytes is on the safe side.
+const MAX_IMPLICIT_KEY: usize = 1024;
+
+/// A key, written so that the `:` that follows it ends it: as an implicit key (`key:`), or,
+/// when its written form is too long for one, as an explicit key (`? key` then `:` on the
+/// next line at the same indentation).
+fn write_key(out: &mut String, key: &str, level: usize) {
+    // A written character takes at most 6 bytes (`\u001A` for one byte), plus two quotes.
+    if key.len() * 6 + 2 <= MAX_IMPLICIT_KEY {
+        write_string(out, key, level, true);
+        return;
+    }
+    let mut written = String::new();
+    write_string(&mut written, key, level, true);
+    if written.len() <= MAX_IMPLICIT_KEY {
+        out.push_str(&written);
+    } else {
+        out.push_str("? ");
+        out.push_str(&written);
+        out.push('\n');
+        indent(out, level);
     }
 }
 
@@ -121,7 +147,9 @@ fn write_string(out: &mut String, s: &str, level: usize, is_key: bool) {
 
 /// Multi-line text that a literal block scalar reproduces exactly.
 fn literal_block_safe(s: &str) -> bool {
+    // Only line breaks: a block with no content line reads as "" whatever its chomping.
     s.contains('\n')
+        && !s.trim_end_matches('\n').is_empty()
         && !s
             .chars()
             .any(|c| (c.is_control() && c != '\n' && c != '\t') || is_special_break(c))
@@ -131,8 +159,13 @@ fn literal_block_safe(s: &str) -> bool {
         && !s.split('\n').any(|line| line.starts_with('\t'))
 }
 
+/// Characters a literal block cannot hold: line breaks other than LF, the byte-order mark,
+/// and the non-characters YAML readers refuse (`U+FFFE`, `U+FFFF`).
 fn is_special_break(c: char) -> bool {
-    matches!(c, '\u{85}' | '\u{2028}' | '\u{2029}' | '\u{feff}')
+    matches!(
+        c,
+        '\u{85}' | '\u{2028}' | '\u{2029}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}'
+    )
 }
 
 fn write_literal_block(out: &mut String, s: &str, level: usize) {
@@ -168,7 +201,7 @@ fn write_double_quoted(out: &mut String, s: &str) {
             '\u{a0}' => out.push_str("\\_"),
             '\u{2028}' => out.push_str("\\L"),
             '\u{2029}' => out.push_str("\\P"),
-            c if c.is_control() || c == '\u{feff}' => {
+            c if c.is_control() || matches!(c, '\u{feff}' | '\u{fffe}' | '\u{ffff}') => {
                 let _ = write!(out, "\\u{:04X}", c as u32);
             }
             c => out.push(c),
@@ -213,6 +246,27 @@ mod tests {
         assert_eq!(
             yaml(v),
             "a: |\n  x\n  y\nb: |-\n  x\n  y\nc: |+\n  x\n\nd: |2-\n   x\n  y\ne: \"x\\n  \\ny\"\n"
+        );
+    }
+
+    #[test]
+    fn document_markers_long_keys_and_bare_line_breaks() {
+        let v = json!({"... x": "--- y", "...": "...\tz", "---x": "...x", "x": ["\n", "\n\n"]});
+        assert_eq!(
+            yaml(v),
+            "\"... x\": \"--- y\"\n\"...\": \"...\\tz\"\n\"---x\": ...x\nx:\n- \"\\n\"\n- \"\\n\\n\"\n"
+        );
+        // A key written longer than 1024 bytes becomes an explicit key; 1024 stay implicit.
+        let (long, limit) = ("k".repeat(1025), "k".repeat(1024));
+        let v = json!({"m": {long.clone(): {"a": 1}, limit.clone(): [1], "b": long.clone()}});
+        assert_eq!(
+            yaml(v),
+            format!("m:\n  ? {long}\n  :\n    a: 1\n  {limit}:\n  - 1\n  b: {long}\n")
+        );
+        let v = json!([{"\u{1}".repeat(171): "v"}]);
+        assert_eq!(
+            yaml(v),
+            format!("- ? \"{}\"\n  : v\n", "\\u0001".repeat(171))
         );
     }
 

@@ -23,7 +23,7 @@ pub fn decode_json_stream(text: &str) -> Result<Vec<(Value, usize)>, JsonError> 
     let mut out = Vec::new();
     loop {
         let offset = stream.byte_offset();
-        let rest = &text[offset..];
+        let rest = text.get(offset..).unwrap_or_default();
         let start = offset + (rest.len() - rest.trim_start().len());
         match stream.next() {
             None => break,
@@ -95,6 +95,15 @@ fn scan(text: &str) -> Result<(), JsonError> {
                     document += 1;
                 }
             }
+            b'-' if depth == 0 && bytes[i..].starts_with(b"---") => {
+                return Err(JsonError {
+                    message: "unexpected \"---\": a JSON stream cannot contain YAML document \
+                              separators"
+                        .to_owned(),
+                    line,
+                    document,
+                });
+            }
             b'-' | b'0'..=b'9' => {
                 let start = i;
                 while i + 1 < bytes.len()
@@ -103,7 +112,9 @@ fn scan(text: &str) -> Result<(), JsonError> {
                     i += 1;
                 }
                 let token = &text[start..=i];
-                let integral = !token.contains(['.', 'e', 'E']);
+                // Only a well-formed integer is checked; serde_json reports anything else.
+                let digits = token.strip_prefix('-').unwrap_or(token);
+                let integral = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
                 if integral && token.parse::<i64>().is_err() && token.parse::<u64>().is_err() {
                     return Err(JsonError {
                         message: format!(

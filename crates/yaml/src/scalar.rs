@@ -144,12 +144,12 @@ fn parse_go_int(s: &str) -> GoInt {
     }
 }
 
+/// `s` without an ASCII `prefix`, compared case-insensitively. `get` rather than slicing:
+/// the byte after a leading digit may sit inside a multi-byte character (`5°C`).
 fn strip_prefix_ci<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
-    if s.len() >= prefix.len() && s[..prefix.len()].eq_ignore_ascii_case(prefix) {
-        Some(&s[prefix.len()..])
-    } else {
-        None
-    }
+    let head = s.get(..prefix.len())?;
+    head.eq_ignore_ascii_case(prefix)
+        .then(|| &s[prefix.len()..])
 }
 
 /// A finite float as kubectl forwards it: integral values within the int64 range become
@@ -222,6 +222,13 @@ pub fn needs_quotes(s: &str) -> bool {
     if first.is_whitespace() || last.is_whitespace() || last == ':' {
         return true;
     }
+    // `---` and `...` alone or before white space are document markers at column 0 (a
+    // top-level key, a scalar document).
+    if (s.starts_with("---") || s.starts_with("..."))
+        && s[3..].chars().next().is_none_or(char::is_whitespace)
+    {
+        return true;
+    }
     // One pass: `: ` and ` #` (with tabs too) break plain scalars; control characters and
     // Unicode line breaks cannot be written plain.
     let bytes = s.as_bytes();
@@ -231,7 +238,11 @@ pub fn needs_quotes(s: &str) -> bool {
             b'#' => i > 0 && matches!(bytes[i - 1], b' ' | b'\t'),
             0..=0x1f | 0x7f => true,
             0xc0.. => s[i..].chars().next().is_some_and(|c| {
-                c.is_control() || matches!(c, '\u{feff}' | '\u{85}' | '\u{2028}' | '\u{2029}')
+                c.is_control()
+                    || matches!(
+                        c,
+                        '\u{feff}' | '\u{85}' | '\u{2028}' | '\u{2029}' | '\u{fffe}' | '\u{ffff}'
+                    )
             }),
             _ => false,
         };
@@ -290,6 +301,42 @@ mod tests {
             resolve_plain("-9223372036854775809"),
             Resolved::IntegerOverflow
         );
+    }
+
+    #[test]
+    fn multi_byte_characters_after_a_digit_are_strings() {
+        // Regression: `5°C` sliced the text at byte 2, inside `°`, and panicked.
+        for text in [
+            "5°C", "5€", "2½", "1–2", "9µs", "0ó", "-1é", "+0€", "7\u{2cf}", "0😀", "-0ó", "12é",
+        ] {
+            assert_eq!(v(text), json!(text), "{text}");
+            assert!(
+                !needs_quotes(text) || text.starts_with(['-', '+']),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn no_short_text_panics() {
+        // Every string of up to three characters from an alphabet of number syntax and
+        // multi-byte characters: resolving and the quoting question never panic.
+        let alphabet = [
+            "0", "1", "9", "+", "-", ".", "_", ":", "x", "X", "o", "b", "e", "°", "é", "€", "😀",
+            "\u{85}", "\u{2028}", " ", "#",
+        ];
+        let mut texts = vec![String::new()];
+        for _ in 0..3 {
+            let longer: Vec<String> = texts
+                .iter()
+                .flat_map(|t| alphabet.iter().map(move |c| format!("{t}{c}")))
+                .collect();
+            texts.extend(longer);
+        }
+        for text in &texts {
+            let _ = resolve_plain(text);
+            let _ = needs_quotes(text);
+        }
     }
 
     #[test]

@@ -2,6 +2,8 @@
 //! (apimachinery `YAMLReader`): a line starting with `---` separates documents, and only
 //! spaces or a `#` comment may follow it.
 
+use super::compose::control_character_at;
+
 #[derive(Debug, PartialEq)]
 pub struct Chunk<'a> {
     pub text: &'a str,
@@ -42,8 +44,10 @@ pub fn split_documents(stream: &str) -> Result<Vec<Chunk<'_>>, SplitError> {
     Ok(chunks)
 }
 
+/// A chunk with only comments and blank lines is no document, unless it holds a character
+/// go-yaml refuses: kubectl still hands it to go-yaml, which fails on it.
 fn push_chunk<'a>(chunks: &mut Vec<Chunk<'a>>, text: &'a str, first_line: usize) {
-    if has_content(text) {
+    if has_content(text) || control_character_at(text).is_some() {
         chunks.push(Chunk { text, first_line });
     }
 }

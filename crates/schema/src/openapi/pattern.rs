@@ -284,7 +284,10 @@ fn escape_len(t: &str) -> Result<usize, Option<&str>> {
         'x' => match t[2..].strip_prefix('{') {
             Some(hex) => hex.find('}').map(|e| 3 + e + 1).ok_or(Some(t)),
             None if t.len() >= 4 && t.as_bytes()[2..4].iter().all(u8::is_ascii_hexdigit) => Ok(4),
-            None => Err(Some(&t[..t.len().min(4)])),
+            // Go's text is `\x` and the two characters after it (not bytes: `\x1é`).
+            None => Err(Some(
+                &t[..t[2..].char_indices().nth(2).map_or(t.len(), |(i, _)| 2 + i)],
+            )),
         },
         c if c.is_ascii() && !c.is_ascii_alphanumeric() => Ok(len),
         _ => Err(Some(&t[..len])),
@@ -331,6 +334,19 @@ mod tests {
         assert_eq!(
             error("\\q"),
             "error parsing regexp: invalid escape sequence: `\\q`"
+        );
+        // The two characters after `\x`, one of them multi-byte (was a panic).
+        assert_eq!(
+            error("\\x1é"),
+            "error parsing regexp: invalid escape sequence: `\\x1é`"
+        );
+        assert_eq!(
+            error("\\xéab"),
+            "error parsing regexp: invalid escape sequence: `\\xéa`"
+        );
+        assert_eq!(
+            error("\\xg"),
+            "error parsing regexp: invalid escape sequence: `\\xg`"
         );
         assert_eq!(
             error("(?z)"),
