@@ -66,3 +66,10 @@ pub mod core {
         pub use crate::core::resource::{Origin, Resource};
     }
 }
+
+/// The output encoder, for round trips through the writer.
+pub mod io {
+    pub mod encode {
+        pub use crate::io::encode::{Encoder, Format};
+    }
+}

@@ -7,8 +7,8 @@
 mod yaml_shapes;
 
 use assert_cmd::Command;
-use kadmit::io::decode::decode_all;
-use kadmit::io::encode::{Encoder, Format};
+use kadmit::testing::core::decode::decode_all;
+use kadmit::testing::io::encode::{Encoder, Format};
 use serde_json::{json, Map, Value};
 use std::sync::Arc;
 
