@@ -101,9 +101,14 @@ pub struct RunArgs {
     /// Annotate each changed resource with the rules that changed it (kadmit.dev/changed-by).
     #[arg(long)]
     pub annotate: bool,
-    /// Let configuration paths leave their root (`..`, absolute paths, symbolic links).
+    /// Let paths of trusted configuration leave their root (`..`, absolute paths, symbolic
+    /// links); paths in the resource stream never do.
     #[arg(long)]
     pub allow_paths_outside_root: bool,
+    /// Run exec modules that arrive in the resource stream (stdin, KRM items); without it
+    /// they are refused and only trusted configuration may name a program to run.
+    #[arg(long)]
+    pub allow_exec: bool,
     /// ModRules in this namespace are KubeMod cluster rules (targetNamespaceRegex applies).
     #[arg(long, value_name = "NAMESPACE", default_value = "kubemod-system")]
     pub cluster_modrules_namespace: String,
@@ -330,6 +335,7 @@ fn run_invocation(
             operation: a.operation.into(),
             annotate: a.annotate,
             allow_paths_outside_root: a.allow_paths_outside_root,
+            allow_exec: a.allow_exec,
             cluster_modrules_namespace: a.cluster_modrules_namespace,
             strict: a.strict,
             gatekeeper_annotations: a.gatekeeper_annotations,

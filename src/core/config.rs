@@ -2,6 +2,8 @@
 //! are real resources, and loading configuration from `--config` paths and `PolicySet`s,
 //! confined to their root.
 
+pub use crate::core::confine::confine_path;
+use crate::core::confine::walk_files;
 use crate::core::decode::decode_all;
 use crate::core::diagnostic::Diagnostic;
 use crate::core::resource::{Identity, Resource};
@@ -142,6 +144,15 @@ pub enum Source {
     File,
 }
 
+impl Source {
+    /// Configuration the user chose (`--config`, the kustomize plugin configuration, the
+    /// KRM `functionConfig`), as opposed to documents of the resource stream, which whoever
+    /// wrote the manifests chose. docs/security.md has the rule.
+    pub fn is_trusted(self) -> bool {
+        self != Source::Stream
+    }
+}
+
 /// Local configuration of the tools around kadmit (Kptfiles, kpt's package context and
 /// default function input, kustomizations): never rules, never generator input.
 pub fn is_tooling_config(id: &Identity) -> bool {
@@ -164,6 +175,11 @@ pub struct ConfigItem {
     pub resource: Resource,
     pub family: Option<Family>,
     pub source: Source,
+    /// Whether the item came from trusted configuration: its own source is, and so was
+    /// every `PolicySet` that led to it (a file a stream `PolicySet` names is as untrusted
+    /// as the stream). Untrusted items may not run programs, and their paths stay inside
+    /// their root whatever `--allow-paths-outside-root` says.
+    pub trusted: bool,
     pub base_dir: PathBuf,
     pub root: PathBuf,
 }
@@ -224,20 +240,32 @@ impl Loader {
                 _ => PathBuf::from("."),
             }
         };
-        self.load_path(path, &root);
+        self.load_path(path, &root, true);
     }
 
     /// Adds a configuration document read from stdin or handed over by kustomize/kpt,
     /// whose relative paths resolve against `base_dir` inside `root`.
     pub fn add(&mut self, resource: Resource, source: Source, base_dir: &Path, root: &Path) {
+        self.add_with_trust(resource, source, source.is_trusted(), base_dir, root);
+    }
+
+    fn add_with_trust(
+        &mut self,
+        resource: Resource,
+        source: Source,
+        trusted: bool,
+        base_dir: &Path,
+        root: &Path,
+    ) {
         let family = classify(&resource);
         if family == Some(Family::Kadmit) && resource.id.kind == POLICY_SET_KIND {
-            self.expand_policy_set(&resource, base_dir, root);
+            self.expand_policy_set(&resource, trusted, base_dir, root);
         }
         self.items.push(ConfigItem {
             resource,
             family,
             source,
+            trusted,
             base_dir: base_dir.to_path_buf(),
             root: root.to_path_buf(),
         });
@@ -249,6 +277,7 @@ impl Loader {
             resource,
             family: Some(Family::LocalConfig),
             source: Source::Stream,
+            trusted: false,
             base_dir: base_dir.to_path_buf(),
             root: root.to_path_buf(),
         });
@@ -256,56 +285,48 @@ impl Loader {
 
     /// Loads a file, or every configuration file under a directory, following symbolic
     /// links but not out of `root`.
-    fn load_path(&mut self, path: &Path, root: &Path) {
+    fn load_path(&mut self, path: &Path, root: &Path, trusted: bool) {
         if !path.is_dir() {
-            return self.load_file(path, root);
+            return self.load_file(path, root, trusted);
         }
-        for entry in walkdir::WalkDir::new(path)
-            .follow_links(true)
-            .sort_by_file_name()
-        {
-            let entry = match entry {
-                Ok(entry) => entry,
-                Err(e) => {
-                    self.diagnostics.push(Diagnostic::config(format!(
-                        "cannot read configuration directory {}: {e}",
-                        path.display()
-                    )));
-                    continue;
-                }
-            };
-            if !entry.file_type().is_file() || !is_config_file(entry.path()) {
-                continue;
-            }
-            // A file reached through a linked file or directory may not leave the root.
-            if !self.allow_outside_root && escapes_root(entry.path(), root) {
-                self.diagnostics.push(Diagnostic::config(format!(
-                    "{}: a symbolic link out of the configuration root {} (use --allow-paths-outside-root)",
-                    entry.path().display(),
-                    root.display()
-                )));
-                continue;
-            }
-            self.load_file(entry.path(), root);
+        let allow_outside_root = self.allow_outside_root && trusted;
+        let walk = walk_files(
+            path,
+            root,
+            "configuration root",
+            allow_outside_root,
+            is_config_file,
+        );
+        self.diagnostics
+            .extend(walk.problems.into_iter().map(Diagnostic::config));
+        for file in walk.files {
+            self.load_file(&file, root, trusted);
         }
     }
 
-    fn load_file(&mut self, file: &Path, root: &Path) {
+    fn load_file(&mut self, file: &Path, root: &Path, trusted: bool) {
         let canonical = file.canonicalize().unwrap_or_else(|_| file.to_path_buf());
         if !self.loaded.insert(canonical) {
             return;
         }
         let base_dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
-        self.load_documents(file, Source::File, &base_dir, root);
+        self.load_documents(file, Source::File, trusted, &base_dir, root);
     }
 
     /// The kustomize legacy plugin configuration (argv[1]): every document in it is
     /// configuration, its paths relative to the configuration root.
     pub fn load_plugin_config(&mut self, file: &Path, root: &Path) {
-        self.load_documents(file, Source::PluginConfig, root, root);
+        self.load_documents(file, Source::PluginConfig, true, root, root);
     }
 
-    fn load_documents(&mut self, file: &Path, source: Source, base_dir: &Path, root: &Path) {
+    fn load_documents(
+        &mut self,
+        file: &Path,
+        source: Source,
+        trusted: bool,
+        base_dir: &Path,
+        root: &Path,
+    ) {
         let bytes = match std::fs::read(file) {
             Ok(b) => b,
             Err(e) => {
@@ -321,7 +342,7 @@ impl Loader {
         self.diagnostics.extend(problems);
         for doc in crate::core::lists::flatten(docs) {
             match Resource::new(doc.value, doc.origin.clone()) {
-                Ok(resource) => self.add(resource, source, base_dir, root),
+                Ok(resource) => self.add_with_trust(resource, source, trusted, base_dir, root),
                 Err(message) => self
                     .diagnostics
                     .push(Diagnostic::input(message).with_origin(&doc.origin)),
@@ -329,7 +350,7 @@ impl Loader {
         }
     }
 
-    fn expand_policy_set(&mut self, set: &Resource, base_dir: &Path, root: &Path) {
+    fn expand_policy_set(&mut self, set: &Resource, trusted: bool, base_dir: &Path, root: &Path) {
         let name = set.id.to_string();
         let paths = match set.value.pointer("/spec/paths") {
             Some(serde_json::Value::Array(paths)) => paths.clone(),
@@ -355,8 +376,10 @@ impl Loader {
                 );
                 continue;
             };
-            match self.confine(relative, base_dir, root) {
-                Ok(path) => self.load_path(&path, root),
+            // A stream PolicySet's paths stay inside the root whatever the flag says.
+            let allow_outside_root = self.allow_outside_root && trusted;
+            match confine_path(relative, base_dir, root, allow_outside_root) {
+                Ok(path) => self.load_path(&path, root, trusted),
                 Err(message) => self.diagnostics.push(
                     Diagnostic::config(message)
                         .with_rule(&name)
@@ -365,51 +388,6 @@ impl Loader {
                 ),
             }
         }
-    }
-
-    /// Resolves `relative` against `base_dir` and checks that it stays inside `root`
-    /// (no `..` escape, no absolute path, no symbolic link out) unless the user allowed it.
-    pub fn confine(&self, relative: &str, base_dir: &Path, root: &Path) -> Result<PathBuf, String> {
-        confine_path(relative, base_dir, root, self.allow_outside_root)
-    }
-}
-
-pub fn confine_path(
-    relative: &str,
-    base_dir: &Path,
-    root: &Path,
-    allow_outside_root: bool,
-) -> Result<PathBuf, String> {
-    let candidate = Path::new(relative);
-    let joined = base_dir.join(candidate);
-    if !joined.exists() {
-        return Err(format!(
-            "{relative}: no such file or directory ({})",
-            joined.display()
-        ));
-    }
-    if allow_outside_root {
-        return Ok(joined);
-    }
-    if candidate.is_absolute() {
-        return Err(format!(
-            "{relative}: absolute paths are not allowed in configuration (use --allow-paths-outside-root)"
-        ));
-    }
-    if escapes_root(&joined, root) {
-        return Err(format!(
-            "{relative}: resolves outside the configuration root {} (use --allow-paths-outside-root)",
-            root.display()
-        ));
-    }
-    Ok(joined)
-}
-
-/// Whether `path`, links resolved, lies outside `root`.
-fn escapes_root(path: &Path, root: &Path) -> bool {
-    match (path.canonicalize(), root.canonicalize()) {
-        (Ok(p), Ok(r)) => !p.starts_with(r),
-        _ => true,
     }
 }
 

@@ -3,6 +3,7 @@
 //! diagnostics with their exit codes, and decoding a stream into documents.
 
 pub mod config;
+pub mod confine;
 pub mod decode;
 pub mod diagnostic;
 pub mod engine;

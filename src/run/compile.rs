@@ -61,6 +61,7 @@ pub fn compile(
                 user: options.user.clone(),
                 groups: options.groups.clone(),
                 allow_paths_outside_root: options.allow_paths_outside_root,
+                allow_exec: options.allow_exec,
             },
         }),
     ];

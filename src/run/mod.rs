@@ -42,6 +42,9 @@ pub struct Options {
     pub operation: Operation,
     pub annotate: bool,
     pub allow_paths_outside_root: bool,
+    /// `--allow-exec`: exec modules may come from the resource stream, not only from
+    /// trusted configuration.
+    pub allow_exec: bool,
     pub cluster_modrules_namespace: String,
     pub strict: bool,
     pub gatekeeper_annotations: bool,
@@ -75,6 +78,7 @@ impl Options {
             operation: Operation::Create,
             annotate: false,
             allow_paths_outside_root: false,
+            allow_exec: false,
             cluster_modrules_namespace: "kubemod-system".into(),
             strict: false,
             gatekeeper_annotations: false,

@@ -5,6 +5,7 @@
 
 use super::definition::Location;
 use crate::core::config::{GENERATOR_KIND, KADMIT_GROUP};
+use crate::core::confine::walk_files;
 use crate::core::decode::decode_all;
 use crate::core::resource::Resource;
 use std::collections::BTreeMap;
@@ -146,36 +147,16 @@ fn read_group(
     if !dir.is_dir() {
         return out;
     }
-    let walk = walkdir::WalkDir::new(dir)
-        .follow_links(true)
-        .sort_by_file_name();
-    for entry in walk {
-        let entry = match entry {
-            Ok(entry) => entry,
-            Err(e) => {
-                problems.push(format!(
-                    "cannot read plugin directory {}: {e}",
-                    dir.display()
-                ));
-                continue;
-            }
-        };
-        let path = entry.path();
-        let is_yaml = matches!(
+    let is_yaml = |path: &Path| {
+        matches!(
             path.extension().and_then(|e| e.to_str()),
             Some("yaml" | "yml")
-        );
-        if !entry.file_type().is_file() || !is_yaml {
-            continue;
-        }
-        if !allow_outside_root && escapes(path, dir) {
-            problems.push(format!(
-                "{}: a symbolic link out of the plugin directory {}",
-                path.display(),
-                dir.display()
-            ));
-            continue;
-        }
+        )
+    };
+    let walk = walk_files(dir, dir, "plugin directory", allow_outside_root, is_yaml);
+    problems.extend(walk.problems);
+    for path in &walk.files {
+        let path = path.as_path();
         for resource in read_definitions(path, problems) {
             let Some((declared_group, kind)) = super::definition::declared_kind(&resource) else {
                 problems.push(format!(
@@ -222,13 +203,6 @@ fn read_definitions(path: &Path, problems: &mut Vec<String>) -> Vec<Resource> {
         .filter_map(|doc| Resource::new(doc.value, doc.origin).ok())
         .filter(|r| r.id.group == KADMIT_GROUP && r.id.kind == GENERATOR_KIND)
         .collect()
-}
-
-fn escapes(path: &Path, root: &Path) -> bool {
-    match (path.canonicalize(), root.canonicalize()) {
-        (Ok(p), Ok(r)) => !p.starts_with(r),
-        _ => true,
-    }
 }
 
 #[cfg(test)]

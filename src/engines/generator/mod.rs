@@ -92,7 +92,14 @@ fn compile(
                 continue;
             }
         }
-        add(&item.resource, location, settings, pipeline, diagnostics);
+        add(
+            &item.resource,
+            location,
+            item.trusted,
+            settings,
+            pipeline,
+            diagnostics,
+        );
     }
     let wanted: BTreeSet<(String, String)> = items
         .iter()
@@ -110,6 +117,7 @@ fn compile(
             Search::Found(found) => add(
                 &found.resource,
                 found.location,
+                true,
                 settings,
                 pipeline,
                 diagnostics,
@@ -124,9 +132,13 @@ fn compile(
     diagnostics.extend(catalog.problems.drain(..).map(Diagnostic::config));
 }
 
+/// Compiles one definition. `trusted`: it came from a plugin root or from trusted
+/// configuration; a stream definition's template paths and `file()` reads stay inside its
+/// root whatever `--allow-paths-outside-root` says.
 fn add(
     resource: &crate::core::resource::Resource,
     location: Location,
+    trusted: bool,
     settings: &Settings,
     pipeline: &mut Pipeline,
     diagnostics: &mut Vec<Diagnostic>,
@@ -141,7 +153,8 @@ fn add(
             .with_rule(&rule)
             .with_origin(&resource.origin)
     };
-    let definition = match definition::load(resource, location, settings.allow_paths_outside_root) {
+    let allow_outside_root = settings.allow_paths_outside_root && trusted;
+    let definition = match definition::load(resource, location, allow_outside_root) {
         Ok(definition) => definition,
         Err(problems) => return diagnostics.extend(problems.into_iter().map(report)),
     };
@@ -160,6 +173,6 @@ fn add(
         definition,
         templates,
         settings.field_validation,
-        settings.allow_paths_outside_root,
+        allow_outside_root,
     )));
 }

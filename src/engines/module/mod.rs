@@ -43,8 +43,11 @@ pub struct Settings {
     pub user: Option<String>,
     /// `--group`: the groups modules see in the request's `userInfo`.
     pub groups: Vec<String>,
-    /// `--allow-paths-outside-root`: module paths may leave their root.
+    /// `--allow-paths-outside-root`: module paths of trusted configuration may leave their
+    /// root.
     pub allow_paths_outside_root: bool,
+    /// `--allow-exec`: exec modules may come from the resource stream too.
+    pub allow_exec: bool,
 }
 
 /// The module engine: every `AdmissionModule`, in configuration order, after KubeMod and
@@ -93,12 +96,13 @@ fn compile(
             }
         };
         let name = item.resource.id.name.clone();
-        let runner = match load(
-            &spec.program,
-            item,
-            options.allow_paths_outside_root,
-            &engine,
-        ) {
+        if let (Program::Exec(_), false) = (&spec.program, item.trusted || options.allow_exec) {
+            diagnostics.push(report(EXEC_FROM_STREAM.into()));
+            continue;
+        }
+        // Paths of stream documents stay inside their root whatever the flag says.
+        let allow_outside_root = options.allow_paths_outside_root && item.trusted;
+        let runner = match load(&spec.program, item, allow_outside_root, &engine) {
             Ok(runner) => runner,
             Err(message) => {
                 diagnostics.push(report(message));
@@ -128,6 +132,9 @@ fn compile(
         }
     }
 }
+
+/// Why an exec module from the resource stream is refused (docs/security.md).
+const EXEC_FROM_STREAM: &str = "spec.exec: an exec module runs a program with your rights, and this one came from the resource stream, which whoever wrote the manifests controls; exec modules are taken only from trusted configuration (--config, --plugin-dir, the kustomize plugin configuration, the KRM functionConfig), or from the stream with --allow-exec";
 
 /// Reads and compiles a `.wasm` file, or resolves an exec command, relative to the
 /// configuration and confined to its root.
