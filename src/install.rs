@@ -4,6 +4,7 @@
 //! every generator kind defined under those roots, the script passing the root on.
 
 use crate::core::config::KNOWN_KINDS;
+use crate::engines::generator::definition;
 use crate::engines::generator::discovery::Catalog;
 use anyhow::{Context as _, Result};
 use std::path::{Path, PathBuf};
@@ -38,10 +39,21 @@ fn generator_kinds(plugin_dirs: &[PathBuf]) -> Result<Vec<(String, String, Strin
     }
     let mut catalog = Catalog::new(roots.clone(), false);
     let mut kinds = Vec::new();
+    let mut invalid = Vec::new();
     for found in catalog.all() {
-        let Some((group, kind)) =
-            crate::engines::generator::definition::declared_kind(&found.resource)
-        else {
+        // The generator engine's own validation (names are DNS labels, versions valid)
+        // runs before any path is built from the definition's strings.
+        if let Err(problems) = definition::load(&found.resource, found.location.clone(), false) {
+            invalid.extend(problems.into_iter().map(|p| {
+                let at = p.field.map(|f| format!("{f}: ")).unwrap_or_default();
+                format!(
+                    "{}: Generator {}: {at}{}",
+                    found.resource.origin.source, found.resource.id.name, p.message
+                )
+            }));
+            continue;
+        }
+        let Some((group, kind)) = definition::declared_kind(&found.resource) else {
             continue;
         };
         let root = roots
@@ -66,8 +78,9 @@ fn generator_kinds(plugin_dirs: &[PathBuf]) -> Result<Vec<(String, String, Strin
             ));
         }
     }
-    if !catalog.problems.is_empty() {
-        anyhow::bail!("{}", catalog.problems.join("\n"));
+    invalid.extend(catalog.problems);
+    if !invalid.is_empty() {
+        anyhow::bail!("{}", invalid.join("\n"));
     }
     Ok(kinds)
 }
@@ -79,6 +92,17 @@ fn write_entry(
     kind: &str,
     script: &str,
 ) -> Result<PathBuf> {
+    // Built only from single, plain path components: never a way out of `dir`.
+    for part in [group, version, kind] {
+        let mut components = Path::new(part).components();
+        let plain = matches!(
+            (components.next(), components.next()),
+            (Some(std::path::Component::Normal(_)), None)
+        );
+        if !plain || part.contains('/') {
+            anyhow::bail!("{part:?} cannot name a plugin directory (group {group:?}, version {version:?}, kind {kind:?})");
+        }
+    }
     let entry_dir = dir.join(group).join(version).join(kind.to_lowercase());
     std::fs::create_dir_all(&entry_dir)
         .with_context(|| format!("cannot create {}", entry_dir.display()))?;
