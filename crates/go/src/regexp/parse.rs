@@ -75,29 +75,14 @@ pub(super) fn parse(s: &str) -> Result<Node, Error> {
                 p.parse_right_paren()?;
                 &t[1..]
             }
-            b'^' => {
-                let kind = if p.flags.multi_line {
-                    Kind::BeginLine
-                } else {
-                    Kind::BeginText
-                };
-                p.push(Node::new(kind))?;
-                &t[1..]
-            }
-            b'$' => {
-                let kind = if p.flags.multi_line {
-                    Kind::EndLine
-                } else {
-                    Kind::EndText
-                };
-                p.push(Node::new(kind))?;
-                &t[1..]
-            }
-            b'.' => {
-                let kind = if p.flags.dot_nl {
-                    Kind::AnyChar
-                } else {
-                    Kind::AnyCharNotNl
+            b'^' | b'$' | b'.' => {
+                let kind = match b {
+                    b'^' if p.flags.multi_line => Kind::BeginLine,
+                    b'^' => Kind::BeginText,
+                    b'$' if p.flags.multi_line => Kind::EndLine,
+                    b'$' => Kind::EndText,
+                    _ if p.flags.dot_nl => Kind::AnyChar,
+                    _ => Kind::AnyCharNotNl,
                 };
                 p.push(Node::new(kind))?;
                 &t[1..]

@@ -113,12 +113,8 @@ pub fn parse(layout: &str, value: &str) -> Result<Time, ParseError> {
                     value = rest;
                 }
                 Std::NumMonth | Std::ZeroMonth => {
-                    let (m, rest) = getnum(value, std == Std::ZeroMonth)?;
-                    month = m;
-                    value = rest;
-                    if !(1..=12).contains(&month) {
-                        range_err = "month";
-                    }
+                    (month, value, range_err) =
+                        field(value, std == Std::ZeroMonth, 1..=12, "month")?;
                 }
                 Std::WeekDay | Std::LongWeekDay => {
                     // Checked for syntax only.
@@ -148,35 +144,20 @@ pub fn parse(layout: &str, value: &str) -> Result<Time, ParseError> {
                     value = rest;
                 }
                 Std::Hour => {
-                    let (h, rest) = getnum(value, false)?;
-                    hour = h;
-                    value = rest;
-                    if !(0..24).contains(&hour) {
-                        range_err = "hour";
-                    }
+                    (hour, value, range_err) = field(value, false, 0..=23, "hour")?;
                 }
                 Std::Hour12 | Std::ZeroHour12 => {
-                    let (h, rest) = getnum(value, std == Std::ZeroHour12)?;
-                    hour = h;
-                    value = rest;
-                    if !(0..=12).contains(&hour) {
-                        range_err = "hour";
-                    }
+                    (hour, value, range_err) =
+                        field(value, std == Std::ZeroHour12, 0..=12, "hour")?;
                 }
                 Std::Minute | Std::ZeroMinute => {
-                    let (m, rest) = getnum(value, std == Std::ZeroMinute)?;
-                    min = m;
-                    value = rest;
-                    if !(0..60).contains(&min) {
-                        range_err = "minute";
-                    }
+                    (min, value, range_err) =
+                        field(value, std == Std::ZeroMinute, 0..=59, "minute")?;
                 }
                 Std::Second | Std::ZeroSecond => {
-                    let (s, rest) = getnum(value, std == Std::ZeroSecond)?;
-                    sec = s;
-                    value = rest;
-                    if !(0..60).contains(&sec) {
-                        range_err = "second";
+                    (sec, value, range_err) =
+                        field(value, std == Std::ZeroSecond, 0..=59, "second")?;
+                    if !range_err.is_empty() {
                         return Ok(());
                     }
                     // A fraction the layout does not ask for is read all the same.
@@ -187,10 +168,7 @@ pub fn parse(layout: &str, value: &str) -> Result<Time, ParseError> {
                             return Ok(());
                         }
                         let n = 2 + value[2..].iter().take_while(|c| c.is_ascii_digit()).count();
-                        let (ns, range) = parse_nanoseconds(value, n)?;
-                        nsec = ns;
-                        range_err = range;
-                        value = &value[n..];
+                        (nsec, range_err, value) = parse_nanoseconds(value, n)?;
                     }
                 }
                 Std::PM | Std::Pm => {
@@ -302,10 +280,7 @@ pub fn parse(layout: &str, value: &str) -> Result<Time, ParseError> {
                     if value.len() < n {
                         return Err(Bad);
                     }
-                    let (ns, range) = parse_nanoseconds(value, n)?;
-                    nsec = ns;
-                    range_err = range;
-                    value = &value[n..];
+                    (nsec, range_err, value) = parse_nanoseconds(value, n)?;
                 }
                 Std::FracSecond9(_) => {
                     if value.len() < 2 || !comma_or_period(value[0]) || !value[1].is_ascii_digit() {
@@ -313,10 +288,7 @@ pub fn parse(layout: &str, value: &str) -> Result<Time, ParseError> {
                         return Ok(());
                     }
                     let n = 1 + value[1..].iter().take_while(|c| c.is_ascii_digit()).count();
-                    let (ns, range) = parse_nanoseconds(value, n)?;
-                    nsec = ns;
-                    range_err = range;
-                    value = &value[n..];
+                    (nsec, range_err, value) = parse_nanoseconds(value, n)?;
                 }
             }
             Ok(())
@@ -490,6 +462,17 @@ fn getnum(s: &[u8], fixed: bool) -> Result<(i64, &[u8]), Bad> {
     }
 }
 
+/// A `getnum` field, with the range error to report if it is not in `range`.
+fn field<'v>(
+    value: &'v [u8],
+    fixed: bool,
+    range: std::ops::RangeInclusive<i64>,
+    what: &'static str,
+) -> Result<(i64, &'v [u8], &'static str), Bad> {
+    let (n, rest) = getnum(value, fixed)?;
+    Ok((n, rest, if range.contains(&n) { "" } else { what }))
+}
+
 /// `getnum3`: one to three digits, exactly three when `fixed`.
 fn getnum3(s: &[u8], fixed: bool) -> Result<(i64, &[u8]), Bad> {
     let n = s.iter().take(3).take_while(|c| c.is_ascii_digit()).count();
@@ -536,20 +519,21 @@ fn comma_or_period(c: u8) -> bool {
 }
 
 /// `parseNanoseconds`: the fraction in `value[..n]` (separator included) as
-/// nanoseconds, and the range error if it is negative.
-fn parse_nanoseconds(value: &[u8], mut n: usize) -> Result<(i64, &'static str), Bad> {
+/// nanoseconds, the range error if it is negative, and what follows it.
+fn parse_nanoseconds(value: &[u8], n: usize) -> Result<(i64, &'static str, &[u8]), Bad> {
     if !comma_or_period(value[0]) {
         return Err(Bad);
     }
-    n = n.min(10);
+    let rest = &value[n..];
+    let n = n.min(10);
     let mut ns = atoi(&value[1..n])?;
     if ns < 0 {
-        return Ok((ns, "fractional second"));
+        return Ok((ns, "fractional second", rest));
     }
     for _ in n..10 {
         ns *= 10;
     }
-    Ok((ns, ""))
+    Ok((ns, "", rest))
 }
 
 /// `parseTimeZone`: the length of the zone abbreviation `value` starts with.
