@@ -290,3 +290,30 @@ fn quote_meta_escapes_what_go_escapes() {
         .unwrap()
         .is_match("v1.5+[x]"));
 }
+
+/// Whatever Go accepts, the translation must hand the `regex` crate something it takes.
+#[test]
+fn every_accepted_expression_compiles() {
+    let alphabet: Vec<char> = r"ab(){}[]^$.*+?|\-,:0129pPQEdwsbBxz<>_imsU=!PL'é "
+        .chars()
+        .collect();
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = || {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (seed >> 33) as usize
+    };
+    let mut accepted = 0;
+    for _ in 0..10_000 {
+        let len = next() % 12;
+        let expr: String = (0..len)
+            .map(|_| alphabet[next() % alphabet.len()])
+            .collect();
+        match compile(&expr) {
+            Ok(_) => accepted += 1,
+            Err(e) => assert_ne!(e.code, ErrorCode::InternalError, "{expr:?}"),
+        }
+    }
+    assert!(accepted > 500, "only {accepted} accepted");
+}
