@@ -728,3 +728,48 @@ fn the_jobset_manifest_validates_with_the_testcases_crds() {
         )],
     );
 }
+
+// --- Go regular expressions in `pattern` -------------------------------------------------
+
+/// A Gadget CRD whose `spec.name` must match `pattern`.
+fn patterned_gadget_crd(pattern: &str) -> String {
+    gadget_crd(&format!(
+        "            type: object\n            properties:\n              name:\n                type: string\n                pattern: '{pattern}'\n"
+    ))
+}
+
+fn named_gadget(name: &str) -> String {
+    GADGET.replace("spec: {}\n", &format!("spec:\n  name: '{name}'\n"))
+}
+
+/// Patterns are Go's RE2: a `{` that starts no repeat is a literal, `\Q…\E` quotes, `\<`
+/// is a plain `<`, `\w` is ASCII.
+#[test]
+fn patterns_are_go_regular_expressions() {
+    for (pattern, good, bad) in [
+        ("^a{$", "a{", "a"),
+        (r"^\Qa.b\E$", "a.b", "axb"),
+        (r"^a\<b$", "a<b", "ab"),
+        ("^a{,3}$", "a{,3}", "aaa"),
+        (r"^\w+$", "abc_1", "äbc"),
+    ] {
+        let crd = patterned_gadget_crd(pattern);
+        with_crd(&crd, &[], &named_gadget(good)).success();
+        let a = with_crd(&crd, &[], &named_gadget(bad)).code(1).stdout("");
+        contains_all(
+            &stderr(&a),
+            &[&format!("spec.name in body should match '{pattern}'")],
+        );
+    }
+}
+
+#[test]
+fn a_pattern_go_refuses_makes_the_crd_invalid_with_gos_text() {
+    let a = with_crd(&patterned_gadget_crd("x{2,1}"), &[], GADGET)
+        .code(2)
+        .stdout("");
+    contains_all(
+        &stderr(&a),
+        &["spec.validation.openAPIV3Schema.properties[spec].properties[name].pattern: Invalid value: \"x{2,1}\": must be a valid regular expression, but isn't: error parsing regexp: invalid repeat count: `{2,1}`"],
+    );
+}

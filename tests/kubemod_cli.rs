@@ -289,3 +289,36 @@ fn non_idempotent_appends_run_once() {
     let a = kadmit(&["transform"], &input).success();
     assert_eq!(stdout(&a).matches("name: sidecar").count(), 1);
 }
+
+/// `matchRegex` is Go's RE2: `a{` is the literal `a{` (not a syntax error), `\Q…\E`
+/// quotes; what Go refuses is refused with Go's text.
+#[test]
+fn match_regex_is_a_go_regular_expression() {
+    let pod = POD.replace(
+        "  namespace: team-a\n",
+        "  namespace: team-a\n  annotations:\n    note: 'a{b'\n",
+    );
+    let reject = |regex: &str| {
+        rule(
+            Some("team-a"),
+            "braces",
+            &format!("  type: Reject\n  match:\n  - select: '$.metadata.annotations.note'\n    matchRegex: '{regex}'\n"),
+        ) + &pod
+    };
+    let a = kadmit(&["transform"], &reject("a{")).code(1).stdout("");
+    let err = stderr(&a);
+    assert!(
+        err.contains("Pod team-a/web: rejected by ModRule team-a/braces"),
+        "{err}"
+    );
+    kadmit(&["transform"], &reject(r"^\Qa{b\E$")).code(1);
+    kadmit(&["transform"], &reject("a{c")).success();
+
+    bad_rule(
+        "  type: Reject\n  match:\n  - select: '$.kind'\n    matchRegex: '(?=a)'\n",
+        &[
+            "spec.match[0].matchRegex",
+            "invalid regular expression: error parsing regexp: invalid or unsupported Perl syntax: `(?=`",
+        ],
+    );
+}

@@ -218,11 +218,7 @@ impl Ctx {
         if let Some(re) = cached(cache) {
             return Ok(re);
         }
-        let re = kadmit_go::regexp::compile(pattern).map_err(|e| {
-            let detail = e.to_string();
-            let last = detail.lines().last().unwrap_or("").trim().to_string();
-            format!("error parsing regexp: {last}: `{pattern}`")
-        })?;
+        let re = kadmit_go::regexp::compile(pattern).map_err(|e| e.to_string())?;
         let mut cache = cache.lock().unwrap_or_else(PoisonError::into_inner);
         if cache.len() >= CACHED_REGEXES {
             cache.clear();

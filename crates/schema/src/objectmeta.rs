@@ -14,7 +14,6 @@
 //! decodes it (null as the zero value), so they see what the server sees.
 
 mod decode;
-mod gotime;
 mod names;
 mod validation;
 

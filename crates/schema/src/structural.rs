@@ -19,7 +19,6 @@ mod conversion;
 mod defaults;
 mod errs;
 mod fieldpath;
-mod go_regexp;
 mod internal;
 mod invariants;
 mod keywords;

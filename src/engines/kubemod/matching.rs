@@ -34,7 +34,7 @@ pub enum MatchFor {
 }
 
 /// One compiled `spec.match[]` item. Compile `match_regex` with
-/// [`kadmit_go::regexp::compile`] so that `\w`, `\d`, `\s` keep Go's ASCII meaning.
+/// [`kadmit_go::regexp::compile`], which reads Go's RE2 syntax and means what Go means.
 #[derive(Debug)]
 pub struct MatchItem {
     pub select: Select,

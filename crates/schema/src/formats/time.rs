@@ -3,31 +3,9 @@
 use regex::Regex;
 use std::sync::OnceLock;
 
-/// Go's `time.Parse("2006-01-02", s)`: four-digit year, two-digit month and day, the
-/// day existing in that month.
+/// `strfmt.IsDate`: Go's `time.Parse("2006-01-02", s)` succeeds.
 pub(super) fn is_date(s: &str) -> bool {
-    let b = s.as_bytes();
-    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
-        return false;
-    }
-    let digits = |r: std::ops::Range<usize>| {
-        b[r.clone()]
-            .iter()
-            .all(u8::is_ascii_digit)
-            .then(|| b[r].iter().fold(0u32, |n, &d| n * 10 + u32::from(d - b'0')))
-    };
-    let (Some(year), Some(month), Some(day)) = (digits(0..4), digits(5..7), digits(8..10)) else {
-        return false;
-    };
-    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
-    let days = match month {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        2 if leap => 29,
-        2 => 28,
-        _ => return false,
-    };
-    (1..=days).contains(&day)
+    kadmit_go::time::parse(kadmit_go::time::DATE_ONLY, s).is_ok()
 }
 
 /// `strfmt.IsDateTime`: lower-cased and split at every `t`; the first part is a date,

@@ -4,7 +4,7 @@
 //! the first type error in Go's words. Go marshals maps with sorted keys, so fields are
 //! visited in key order.
 
-use super::gotime::check_rfc3339;
+use kadmit_go::time::{parse, RFC3339};
 use serde_json::{Map, Value};
 
 /// A Go field type, as far as decoding JSON into it can fail.
@@ -171,7 +171,10 @@ impl Decoder {
                     self.save(&format!("number {literal}"), ty);
                 }
             }
-            (Ty::Time, Value::String(s)) => check_rfc3339(s)?,
+            // `metav1.Time` decodes with `time.Parse(time.RFC3339, s)`.
+            (Ty::Time, Value::String(s)) => {
+                parse(RFC3339, s).map_err(|e| e.to_string())?;
+            }
             (Ty::Time, _) => {
                 return Err(format!(
                     "json: cannot unmarshal {} into Go value of type string",

@@ -4,7 +4,6 @@
 //! defines, and metadata is restricted to name and generateName.
 
 use super::errs::{child, forbidden, index, invalid, invalid_str, key, required};
-use super::go_regexp;
 use super::node::Node;
 use crate::field_error::FieldError;
 use serde_json::{json, Value};
@@ -268,7 +267,7 @@ fn value_validation(
     }
     let pattern = v.str("pattern");
     if !pattern.is_empty() {
-        if let Some(err) = go_regexp::compile_error(pattern) {
+        if let Err(err) = kadmit_go::regexp::compile(pattern) {
             out.push(invalid_str(
                 child(path, "pattern"),
                 pattern,

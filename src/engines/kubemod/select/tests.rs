@@ -266,3 +266,20 @@ fn bare_jsonpath_dialect_has_only_deep_equality() {
     assert!(run_bare("length($.n)").starts_with("error"));
     assert!(run_bare("{#: $.n}").starts_with("compile"));
 }
+
+#[test]
+fn regex_operators_take_go_syntax_and_errors() {
+    let doc = json!({"kind": "a{<b>}", "pattern": "a**"});
+    assert_eq!(run(r#"$.kind =~ "^a{""#, &doc), "true");
+    assert_eq!(run(r#"$.kind =~ "\\<b\\>""#, &doc), "true");
+    assert_eq!(run(r#"$.kind =~ "^\\Qa{<\\E""#, &doc), "true");
+    assert_eq!(run(r#"$.kind !~ "a{2}""#, &doc), "true");
+    assert_eq!(
+        run(r#"$.kind =~ "a**""#, &doc),
+        "compile: column 8: invalid regular expression: error parsing regexp: invalid nested repetition operator: `**`"
+    );
+    assert_eq!(
+        run("$.kind =~ $.pattern", &doc),
+        "error: error parsing regexp: invalid nested repetition operator: `**`"
+    );
+}

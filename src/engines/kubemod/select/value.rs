@@ -234,7 +234,7 @@ impl<'a> Val<'a> {
                 View::Num(f) => out.push_str(&format_float(f)),
                 View::Int(i) => out.push_str(&i.to_string()),
                 View::Str(s) => out.push_str(s),
-                View::Time(t) => out.push_str(&t.to_go_string()),
+                View::Time(t) => out.push_str(&t.to_string()),
                 View::Arr(arr) => {
                     out.push('[');
                     for (i, item) in arr.items().iter().enumerate() {
@@ -288,7 +288,7 @@ impl<'a> Val<'a> {
             Val::Num(f) => serde_json::Number::from_f64(*f).map_or(Value::Null, Value::Number),
             Val::Int(i) => Value::from(*i),
             Val::Str(s) => Value::String(s.clone()),
-            Val::Time(t) => Value::String(t.to_go_string()),
+            Val::Time(t) => Value::String(t.to_string()),
             Val::List(items) => Value::Array(items.iter().filter_map(Val::to_json).collect()),
             Val::Map(entries) => Value::Object(
                 entries

@@ -50,86 +50,9 @@ pub fn register(env: &mut Env) -> Result<(), DeclarationError> {
     Ok(())
 }
 
-/// Go's `regexp.Compile` error text for `pattern` (`error parsing regexp: <code>: `<expr>``).
-pub fn go_error(pattern: &str, error: &regex::Error) -> String {
-    let text = error.to_string();
-    let reason = text.lines().last().unwrap_or_default();
-    let (code, expr) = if reason.contains("unopened group") {
-        ("unexpected )", pattern.to_owned())
-    } else if reason.contains("unclosed group") {
-        ("missing closing )", pattern.to_owned())
-    } else if reason.contains("unclosed character class") {
-        (
-            "missing closing ]",
-            pattern[pattern.rfind('[').unwrap_or(0)..].to_owned(),
-        )
-    } else if reason.contains("repetition operator missing expression") {
-        (
-            "missing argument to repetition operator",
-            first_repetition(pattern),
-        )
-    } else if reason.contains("repetition") {
-        ("invalid nested repetition operator", pattern.to_owned())
-    } else if reason.contains("escape") {
-        ("invalid escape sequence", pattern.to_owned())
-    } else {
-        ("invalid regular expression", pattern.to_owned())
-    };
-    format!("error parsing regexp: {code}: `{expr}`")
-}
-
-/// Compiles like Go's `regexp.Compile`, which also rejects a repetition of a repetition
-/// (`x++`, `a**`) that the `regex` crate accepts.
+/// Go's `regexp.Compile`, with its error text.
 pub fn compile_go(pattern: &str) -> Result<Regex, String> {
-    if let Some(nested) = nested_repetition(pattern) {
-        return Err(format!(
-            "error parsing regexp: invalid nested repetition operator: `{nested}`"
-        ));
-    }
-    regexp::compile(pattern).map_err(|e| go_error(pattern, &e))
-}
-
-/// The first `<op><op>` pair outside escapes and classes, where the second is not the lazy `?`.
-fn nested_repetition(pattern: &str) -> Option<String> {
-    let chars: Vec<char> = pattern.chars().collect();
-    let mut i = 0;
-    let mut in_class = false;
-    let mut after_repeat: Option<(usize, bool)> = None;
-    while i < chars.len() {
-        let c = chars[i];
-        match c {
-            '\\' => {
-                i += 2;
-                after_repeat = None;
-                continue;
-            }
-            '[' if !in_class => in_class = true,
-            ']' if in_class => in_class = false,
-            '*' | '+' | '?' if !in_class => {
-                if let Some((start, lazy)) = after_repeat {
-                    if c != '?' || lazy {
-                        return Some(chars[start..=i].iter().collect());
-                    }
-                    after_repeat = Some((start, true));
-                } else {
-                    after_repeat = Some((i, false));
-                }
-                i += 1;
-                continue;
-            }
-            _ => {}
-        }
-        after_repeat = None;
-        i += 1;
-    }
-    None
-}
-
-fn first_repetition(pattern: &str) -> String {
-    pattern
-        .chars()
-        .find(|c| matches!(c, '*' | '+' | '?'))
-        .map_or_else(|| pattern.to_owned(), String::from)
+    regexp::compile(pattern).map_err(|e| e.to_string())
 }
 
 /// A compiled pattern, cached per thread.

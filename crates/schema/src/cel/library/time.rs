@@ -35,39 +35,7 @@ pub fn duration_from_go(s: &str) -> Option<Box<dyn Val>> {
 
 /// Whether `s` is accepted by Go's `time.ParseDuration`.
 pub fn is_go_duration(s: &str) -> bool {
-    let s = s.strip_prefix(['-', '+']).unwrap_or(s);
-    if s == "0" {
-        return true;
-    }
-    if s.is_empty() {
-        return false;
-    }
-    let mut rest = s;
-    while !rest.is_empty() {
-        let int_len = rest.chars().take_while(char::is_ascii_digit).count();
-        let mut len = int_len;
-        let mut frac_len = 0;
-        if rest[len..].starts_with('.') {
-            frac_len = rest[len + 1..]
-                .chars()
-                .take_while(char::is_ascii_digit)
-                .count();
-            len += 1 + frac_len;
-        }
-        if int_len == 0 && frac_len == 0 {
-            return false;
-        }
-        rest = &rest[len..];
-        let unit = ["ns", "us", "µs", "μs", "ms", "s", "m", "h"]
-            .iter()
-            .filter(|u| rest.starts_with(**u))
-            .max_by_key(|u| u.len());
-        match unit {
-            Some(u) => rest = &rest[u.len()..],
-            None => return false,
-        }
-    }
-    true
+    kadmit_go::time::parse_duration(s).is_some()
 }
 
 #[cfg(test)]
@@ -82,5 +50,6 @@ mod tests {
         assert!(!is_go_duration("1"));
         assert!(!is_go_duration("1d"));
         assert!(!is_go_duration("1nns"));
+        assert!(!is_go_duration("9999999999999h"), "overflows");
     }
 }

@@ -1,5 +1,5 @@
-//! `time`: Go's duration syntax, shared by the CRD `duration` format, Sprig's duration
-//! functions and admission module timeouts.
+//! `time.ParseDuration`, shared by the CRD `duration` format, CEL `duration()` literals,
+//! Sprig's duration functions and admission module timeouts.
 
 /// Go's `time.ParseDuration`: the duration in nanoseconds, or `None` where Go returns an
 /// error. `[-+]?([0-9]*(\.[0-9]*)?[a-z]+)+` with Go's units, or `0`; no overflow past
