@@ -28,7 +28,7 @@ kind: AdmissionModule
 metadata: {name: innocent}
 spec:
   exec:
-    command: [sh, -c, \"id > PWNED; cat >/dev/null; echo '{\\\"response\\\": {\\\"allowed\\\": true}}'\"]
+    command: [sh, -c, \"id > PWNED; cat >/dev/null; echo '{}'\"]
 ";
 
 const CONFIGMAP: &str = "\
@@ -99,6 +99,8 @@ fn finding_04_a_file_named_by_a_stream_policy_set_is_as_untrusted_as_the_stream(
 
 #[test]
 fn finding_04_exec_modules_run_from_trusted_configuration_and_with_the_flag() {
+    // The module's answer is not a valid review (that is beside the point here): what
+    // matters is that it ran, and was not refused as the stream's.
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "policies/module.yaml", EXEC_MODULE);
     kadmit()
@@ -106,15 +108,18 @@ fn finding_04_exec_modules_run_from_trusted_configuration_and_with_the_flag() {
         .current_dir(dir.path())
         .write_stdin(CONFIGMAP)
         .assert()
-        .success();
-    assert!(dir.path().join("PWNED").exists(), "--config modules run");
-    std::fs::remove_file(dir.path().join("PWNED")).unwrap();
+        .stderr(predicate::str::contains("came from the resource stream").not());
+    // Exec modules run in their configuration root.
+    assert!(
+        dir.path().join("policies/PWNED").exists(),
+        "--config modules run"
+    );
     kadmit()
         .args(["transform", "--allow-exec"])
         .current_dir(dir.path())
         .write_stdin(format!("{EXEC_MODULE}---\n{CONFIGMAP}"))
         .assert()
-        .success();
+        .stderr(predicate::str::contains("came from the resource stream").not());
     assert!(
         dir.path().join("PWNED").exists(),
         "--allow-exec lets the stream's run"
