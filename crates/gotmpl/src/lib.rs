@@ -101,8 +101,8 @@
 //!
 //! Strings are UTF-8 (`\x` escapes and byte-wise Sprig functions that split a character
 //! produce U+FFFD); `unicode.IsPrint` is approximated; complex numbers are not
-//! supported; `fromJson`/`mustFromJson` report serde_json's error text; regular
-//! expression syntax errors are the `regex` crate's; `[][]interface {}` (from `chunk`)
+//! supported; `fromJson`/`mustFromJson` report serde_json's error text;
+//! `[][]interface {}` (from `chunk`)
 //! reports its type as `[]interface {}`; nil slices returned by Sprig print and encode
 //! as empty lists (Go encodes them as `null`); the data root is a map, so a misspelt
 //! top-level field (`.target`) prints `<no value>` where KubeMod's context struct would

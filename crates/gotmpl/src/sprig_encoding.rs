@@ -159,7 +159,9 @@ pub(crate) const FUNCS: Table = &[
     ),
     (
         "regexQuoteMeta",
-        f(&[P::Str], |_, a| Ok(Value::str(quote_meta(&a.s(0))))),
+        f(&[P::Str], |_, a| {
+            Ok(Value::str(kadmit_go::regexp::quote_meta(&a.s(0))))
+        }),
     ),
 ];
 
@@ -342,18 +344,6 @@ fn split(c: &mut Ctx, a: &Args, panics: bool) -> Res {
     Ok(Value::str_list(out))
 }
 
-/// Go's `regexp.QuoteMeta`.
-fn quote_meta(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        if "\\.+*?()|[]{}^$".contains(c) {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -385,6 +375,6 @@ mod tests {
         ]);
         let v = split(&mut c, &args, true).unwrap();
         assert_eq!(super::super::fmt::sprint_one(&v).unwrap(), "[a b  c]");
-        assert_eq!(quote_meta("a.b*c"), "a\\.b\\*c");
+        assert_eq!(kadmit_go::regexp::quote_meta("a.b*c"), "a\\.b\\*c");
     }
 }

@@ -68,6 +68,8 @@ fn error_texts_are_gos() {
         (r"[a-\d]", r"invalid escape sequence: `\d`"),
         (r"\xZ1", r"invalid escape sequence: `\xZ1`"),
         (r"\x5", r"invalid escape sequence: `\x5`"),
+        // A multi-byte character in an escape (finding 01 of the campaign: no byte slicing).
+        (r"\x1é", r"invalid escape sequence: `\x1é`"),
         (r"\x", r"invalid escape sequence: `\x`"),
         (r"\x{}", r"invalid escape sequence: `\x{}`"),
         (r"\x{12", r"invalid escape sequence: `\x{12`"),
