@@ -21,7 +21,7 @@ fn write_value(out: &mut String, value: &Value) {
                 if i > 0 {
                     out.push(',');
                 }
-                write_string(out, key);
+                write_string(out, key, true);
                 out.push(':');
                 write_value(out, &map[key]);
             }
@@ -37,28 +37,36 @@ fn write_value(out: &mut String, value: &Value) {
             }
             out.push(']');
         }
-        Value::String(s) => write_string(out, s),
+        Value::String(s) => write_string(out, s, true),
         Value::Number(n) if n.is_f64() => out.push_str(&float(n.as_f64().unwrap_or_default())),
         other => out.push_str(&other.to_string()),
     }
 }
 
-fn write_string(out: &mut String, s: &str) {
-    let encoded = serde_json::to_string(s).expect("a string always serializes");
-    for c in encoded.chars() {
+/// `encoding/json`'s string encoding: `"`, `\\`, `\n`, `\r`, `\t` as short escapes, other
+/// control characters as `\u00XX` (Go writes `\u0008`, not `\b`), U+2028 and U+2029
+/// escaped, and with `escape_html` (`json.Marshal`'s default) `<`, `>`, `&` too.
+pub fn write_string(out: &mut String, s: &str, escape_html: bool) {
+    out.push('"');
+    for c in s.chars() {
         match c {
-            '<' => out.push_str("\\u003c"),
-            '>' => out.push_str("\\u003e"),
-            '&' => out.push_str("\\u0026"),
-            '\u{2028}' => out.push_str("\\u2028"),
-            '\u{2029}' => out.push_str("\\u2029"),
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '<' | '>' | '&' if escape_html => out.push_str(&format!("\\u00{:02x}", c as u32)),
+            '\u{2028}' | '\u{2029}' => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u00{:02x}", c as u32)),
             c => out.push(c),
         }
     }
+    out.push('"');
 }
 
-/// `encoding/json`'s float64: fixed notation between 1e-6 and 1e21, else exponent form
-/// with at least two exponent digits trimmed to Go's (`1e-07` → `1e-7`, `1e+21`).
+/// `encoding/json`'s float64 (finite): fixed notation between 1e-6 and 1e21, else
+/// exponent form with at least two exponent digits trimmed to Go's (`1e-07` → `1e-7`,
+/// `1e+21`).
 pub fn float(f: f64) -> String {
     let abs = f.abs();
     if abs != 0.0 && !(1e-6..1e21).contains(&abs) {
@@ -76,6 +84,18 @@ pub fn float(f: f64) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn strings_escape_as_go_does() {
+        // Go writes \u0008 and \u000c where serde_json writes \b and \f.
+        assert_eq!(
+            marshal(&json!("a\u{8}\u{c}\u{1f}\t\n\u{2028}&")),
+            r#""a\u0008\u000c\u001f\t\n\u2028\u0026""#
+        );
+        let mut out = String::new();
+        write_string(&mut out, "<&>", false);
+        assert_eq!(out, r#""<&>""#);
+    }
 
     #[test]
     fn marshals_as_go_does() {

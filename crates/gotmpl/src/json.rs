@@ -86,42 +86,17 @@ fn write(
     Ok(())
 }
 
-/// `encoding/json`'s float64: `'f'` between 1e-6 and 1e21, else `'e'` with `e-07`
-/// shortened to `e-7`.
+/// `encoding/json`'s float64; Go refuses NaN and the infinities.
 fn float(f: f64) -> Result<String, String> {
     if !f.is_finite() {
         let shown = kadmit_go::fmtfloat::format_float(f, 'g', -1);
         return Err(format!("json: unsupported value: {shown}"));
     }
-    let abs = f.abs();
-    if abs != 0.0 && !(1e-6..1e21).contains(&abs) {
-        let s = kadmit_go::fmtfloat::format_float(f, 'e', -1);
-        let b = s.as_bytes();
-        let n = b.len();
-        if n >= 4 && b[n - 4] == b'e' && b[n - 3] == b'-' && b[n - 2] == b'0' {
-            return Ok(format!("{}{}", &s[..n - 2], &s[n - 1..]));
-        }
-        return Ok(s);
-    }
-    Ok(kadmit_go::fmtfloat::format_float(f, 'f', -1))
+    Ok(kadmit_go::json::float(f))
 }
 
 fn string(out: &mut String, s: &str, html: bool) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '<' | '>' | '&' if html => out.push_str(&format!("\\u00{:02x}", c as u32)),
-            '\u{2028}' | '\u{2029}' => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u00{:02x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
+    kadmit_go::json::write_string(out, s, html);
 }
 
 /// `json.Unmarshal` into `interface {}`: numbers are float64.
