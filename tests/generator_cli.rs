@@ -245,6 +245,7 @@ fn cel_rules_of_the_schema_apply() {
 #[test]
 fn an_unknown_virtual_kind_names_every_place_searched() {
     let s = Scratch::new();
+    std::fs::create_dir_all(s.path().join("first")).unwrap();
     let input = "apiVersion: nowhere.example.com/v1\nkind: Thing\nmetadata:\n  name: t\n  annotations:\n    config.kubernetes.io/local-config: \"true\"\n";
     let out = s.kadmit_with(
         &["generate", "--plugin-dir", "first"],

@@ -109,6 +109,10 @@ pub struct RunArgs {
     /// they are refused and only trusted configuration may name a program to run.
     #[arg(long)]
     pub allow_exec: bool,
+    /// Succeed on a plain stream with no document at all (by default that is an error:
+    /// "nothing" applied by a GitOps tool can mean "delete everything").
+    #[arg(long)]
+    pub allow_empty: bool,
     /// ModRules in this namespace are KubeMod cluster rules (targetNamespaceRegex applies).
     #[arg(long, value_name = "NAMESPACE", default_value = "kubemod-system")]
     pub cluster_modrules_namespace: String,
@@ -336,6 +340,7 @@ fn run_invocation(
             annotate: a.annotate,
             allow_paths_outside_root: a.allow_paths_outside_root,
             allow_exec: a.allow_exec,
+            allow_empty: a.allow_empty,
             cluster_modrules_namespace: a.cluster_modrules_namespace,
             strict: a.strict,
             gatekeeper_annotations: a.gatekeeper_annotations,

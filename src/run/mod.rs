@@ -5,6 +5,7 @@ mod admit;
 mod compile;
 mod intake;
 
+use crate::core::config::{Family, Source};
 use crate::core::diagnostic::{exit_code, has_errors, Diagnostic, Severity};
 
 use crate::core::pipeline::{Change, Context, Operation};
@@ -42,6 +43,8 @@ pub struct Options {
     pub operation: Operation,
     pub annotate: bool,
     pub allow_paths_outside_root: bool,
+    /// `--allow-empty`: a plain stream with no document is a success (writing nothing).
+    pub allow_empty: bool,
     /// `--allow-exec`: exec modules may come from the resource stream, not only from
     /// trusted configuration.
     pub allow_exec: bool,
@@ -79,6 +82,7 @@ impl Options {
             annotate: false,
             allow_paths_outside_root: false,
             allow_exec: false,
+            allow_empty: false,
             cluster_modrules_namespace: "kubemod-system".into(),
             strict: false,
             gatekeeper_annotations: false,
@@ -100,6 +104,54 @@ pub struct Outcome {
 
 pub fn run(options: Options, stdin: &[u8]) -> Outcome {
     run_input(options, Cow::Borrowed(stdin))
+}
+
+/// What an empty or unused input means, said instead of passed silently: a plain stream
+/// with no document at all (an upstream `kustomize build` that failed in a pipeline
+/// without `pipefail`, which a GitOps tool could apply as "delete everything"), a
+/// `--plugin-dir` that does not exist, and virtual resources `transform` consumes
+/// without generating from them.
+/// `failed`: the input or configuration was already refused (an unreadable stream has no
+/// document either, and needs no second message).
+fn fail_closed(options: &Options, intake: &Intake, failed: bool) -> Vec<Diagnostic> {
+    let mut problems = Vec::new();
+    let plain_stream = options.mode != Mode::Krm && options.plugin_config.is_none();
+    // `generate` from virtual resources given in --config has input, on stdin or not.
+    let generates = intake
+        .loader
+        .items
+        .iter()
+        .any(|item| item.is_generated_in(options.mode));
+    if plain_stream && intake.documents == 0 && !generates && !failed && !options.allow_empty {
+        problems.push(Diagnostic::input(
+            "no input: stdin held no document (an upstream command that failed in a pipeline \
+             without `set -o pipefail`?); pass --allow-empty if an empty stream is meant",
+        ));
+    }
+    for dir in &options.plugin_dirs {
+        if !dir.is_dir() {
+            problems.push(Diagnostic::config(format!(
+                "--plugin-dir {}: no such directory",
+                dir.display()
+            )));
+        }
+    }
+    if options.mode == Mode::Transform {
+        for item in intake.loader.items.iter().filter(|item| {
+            item.source == Source::Stream && item.family == Some(Family::LocalConfig)
+        }) {
+            problems.push(
+                Diagnostic::warning(format!(
+                    "{} is a generator's input: `kadmit transform` consumed it without generating \
+                     (KEP-993 lets a transformer pass virtual resources on); run `kadmit generate` \
+                     to generate from it",
+                    item.resource.id
+                ))
+                .with_origin(&item.resource.origin),
+            );
+        }
+    }
+    problems
 }
 
 /// [`run`], freeing the input as soon as it has been read (the binary's path: peak memory
@@ -143,6 +195,7 @@ fn run_input(options: Options, stdin: Cow<'_, [u8]>) -> Outcome {
     let mut diagnostics = std::mem::take(&mut intake.diagnostics);
     diagnostics.append(&mut intake.loader.diagnostics);
     diagnostics.extend(compile_problems);
+    diagnostics.extend(fail_closed(&options, &intake, has_errors(&diagnostics)));
 
     let krm = intake.krm;
     // Without a subcommand, stdin that reads as YAML but is not a ResourceList is an
