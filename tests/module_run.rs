@@ -499,3 +499,35 @@ fn bad_input_is_exit_2() {
         ran.stderr
     );
 }
+
+/// A module of testdata/modules/hostile/ (WAT), compiled into `dir` as `<name>.wasm`.
+fn hostile(dir: &tempfile::TempDir, name: &str) -> String {
+    let wasm = wat::parse_file(testdata(&format!("hostile/{name}.wat")))
+        .unwrap_or_else(|e| panic!("{name}.wat: {e}"));
+    let path = dir.path().join(format!("{name}.wasm"));
+    std::fs::write(&path, wasm).unwrap();
+    path.display().to_string()
+}
+
+/// `memory.grow` and `table.grow` in a loop (failing each time) aborted kadmit with a
+/// native stack overflow under wasmi's tail-call dispatch: each module now runs to its end
+/// and is reported like any module that answers nothing.
+#[test]
+fn grow_loops_do_not_take_kadmit_down() {
+    let dir = tempfile::tempdir().unwrap();
+    for module in ["memory-grow-loop", "table-grow-loop"] {
+        let ran = module_run(&[
+            &hostile(&dir, module),
+            "--request",
+            &request("configmap-mutate"),
+        ]);
+        assert_eq!(ran.code, 2, "{module}: {}", ran.stderr);
+        assert!(
+            ran.stderr.contains(&format!(
+                "admission WASM module \"{module}\" returned an invalid response"
+            )),
+            "{module}: {}",
+            ran.stderr
+        );
+    }
+}

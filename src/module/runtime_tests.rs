@@ -261,3 +261,38 @@ fn clocks_and_randomness_are_the_same_every_run() {
     assert_ne!(first, 0);
     assert_eq!(first, probe(random, draw, &[]));
 }
+
+#[test]
+fn grow_loops_run_to_their_end() {
+    // Under wasmi's tail-call dispatch each executed memory.grow or table.grow left a native
+    // stack frame behind: these loops aborted the process (stack overflow).
+    let cases = [
+        // past the declared maximum: each answers -1
+        r#"(memory (export "memory") 1 1)
+           (func (export "validate") (local $i i32)
+             (loop $l
+               (drop (memory.grow (i32.const 1)))
+               (local.set $i (i32.add (local.get $i) (i32.const 1)))
+               (br_if $l (i32.lt_u (local.get $i) (i32.const 2000000)))))"#,
+        // past kadmit's table cap: each answers -1
+        r#"(memory (export "memory") 1) (table $t 1 funcref)
+           (func (export "validate") (local $i i32)
+             (loop $l
+               (drop (table.grow $t (ref.null func) (i32.const 2000000)))
+               (local.set $i (i32.add (local.get $i) (i32.const 1)))
+               (br_if $l (i32.lt_u (local.get $i) (i32.const 1000000)))))"#,
+        // succeeding, one element at a time
+        r#"(memory (export "memory") 1) (table $t 1 funcref)
+           (func (export "validate") (local $i i32)
+             (loop $l
+               (drop (table.grow $t (ref.null func) (i32.const 1)))
+               (local.set $i (i32.add (local.get $i) (i32.const 1)))
+               (br_if $l (i32.lt_u (local.get $i) (i32.const 1000000)))))"#,
+    ];
+    for body in cases {
+        let bytes = wat::parse_str(format!("(module {body})")).unwrap();
+        let m = WasmModule::compile(&engine(), &bytes).unwrap();
+        let out = m.call("validate", &[], Vec::new(), limits(20_000, 64 << 20));
+        assert_eq!(out, Ok(Default::default()), "{body}");
+    }
+}
