@@ -531,3 +531,40 @@ fn grow_loops_do_not_take_kadmit_down() {
         );
     }
 }
+
+/// Host calls that do a lot of work each (`random_get` of 64 MiB) or name a million
+/// buffers (`fd_write`, `fd_read`) ran far past the timeout (minutes, or for ever): they
+/// are now charged fuel for their work, the buffers are bounded, and the deadline is
+/// checked on every host call and inside `random_get`.
+#[test]
+fn host_calls_cannot_outrun_the_timeout() {
+    let dir = tempfile::tempdir().unwrap();
+    for module in [
+        "random-get-forever",
+        "random-get-1000x64MB",
+        "stderr-iovecs-forever",
+        "fdread-iovecs-forever",
+    ] {
+        let started = Instant::now();
+        let ran = module_run(&[
+            &hostile(&dir, module),
+            "--timeout",
+            "200ms",
+            "--request",
+            &request("configmap-mutate"),
+        ]);
+        assert_eq!(ran.code, 2, "{module}: {}", ran.stderr);
+        assert!(
+            ran.stderr.contains(&format!(
+                "admission WASM module \"{module}\" failed: it ran longer than its timeout of 200ms and was stopped"
+            )),
+            "{module}: {}",
+            ran.stderr
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "{module} took {:?}",
+            started.elapsed()
+        );
+    }
+}
