@@ -499,3 +499,72 @@ fn bad_input_is_exit_2() {
         ran.stderr
     );
 }
+
+/// A module of testdata/modules/hostile/ (WAT), compiled into `dir` as `<name>.wasm`.
+fn hostile(dir: &tempfile::TempDir, name: &str) -> String {
+    let wasm = wat::parse_file(testdata(&format!("hostile/{name}.wat")))
+        .unwrap_or_else(|e| panic!("{name}.wat: {e}"));
+    let path = dir.path().join(format!("{name}.wasm"));
+    std::fs::write(&path, wasm).unwrap();
+    path.display().to_string()
+}
+
+/// `memory.grow` and `table.grow` in a loop (failing each time) aborted kadmit with a
+/// native stack overflow under wasmi's tail-call dispatch: each module now runs to its end
+/// and is reported like any module that answers nothing.
+#[test]
+fn grow_loops_do_not_take_kadmit_down() {
+    let dir = tempfile::tempdir().unwrap();
+    for module in ["memory-grow-loop", "table-grow-loop"] {
+        let ran = module_run(&[
+            &hostile(&dir, module),
+            "--request",
+            &request("configmap-mutate"),
+        ]);
+        assert_eq!(ran.code, 2, "{module}: {}", ran.stderr);
+        assert!(
+            ran.stderr.contains(&format!(
+                "admission WASM module \"{module}\" returned an invalid response"
+            )),
+            "{module}: {}",
+            ran.stderr
+        );
+    }
+}
+
+/// Host calls that do a lot of work each (`random_get` of 64 MiB) or name a million
+/// buffers (`fd_write`, `fd_read`) ran far past the timeout (minutes, or for ever): they
+/// are now charged fuel for their work, the buffers are bounded, and the deadline is
+/// checked on every host call and inside `random_get`.
+#[test]
+fn host_calls_cannot_outrun_the_timeout() {
+    let dir = tempfile::tempdir().unwrap();
+    for module in [
+        "random-get-forever",
+        "random-get-1000x64MB",
+        "stderr-iovecs-forever",
+        "fdread-iovecs-forever",
+    ] {
+        let started = Instant::now();
+        let ran = module_run(&[
+            &hostile(&dir, module),
+            "--timeout",
+            "200ms",
+            "--request",
+            &request("configmap-mutate"),
+        ]);
+        assert_eq!(ran.code, 2, "{module}: {}", ran.stderr);
+        assert!(
+            ran.stderr.contains(&format!(
+                "admission WASM module \"{module}\" failed: it ran longer than its timeout of 200ms and was stopped"
+            )),
+            "{module}: {}",
+            ran.stderr
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "{module} took {:?}",
+            started.elapsed()
+        );
+    }
+}

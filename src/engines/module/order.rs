@@ -8,14 +8,28 @@ use serde_json::{Map, Value};
 /// `patched` with the key order of `original` wherever the two share keys.
 pub fn in_original_order(original: &Value, patched: Value) -> Value {
     match (original, patched) {
-        (Value::Object(before), Value::Object(mut after)) => {
-            let mut ordered = Map::with_capacity(after.len());
-            for (key, old) in before {
-                if let Some(new) = after.shift_remove(key) {
-                    ordered.insert(key.clone(), in_original_order(old, new));
+        (Value::Object(before), Value::Object(after)) => {
+            // One pass over each map, each lookup O(1): the shared keys are set aside in a
+            // map of their own (taken out of it by `swap_remove`, which does not shift the
+            // rest; its order does not matter), the new keys in a list that keeps the
+            // module's order. (Taking the shared keys out of `after` with `shift_remove`
+            // shifted everything behind each key: quadratic, 7 s for 42,000 keys.)
+            let mut shared = Map::with_capacity(after.len());
+            let mut added = Vec::new();
+            for (key, new) in after {
+                if before.contains_key(&key) {
+                    shared.insert(key, new);
+                } else {
+                    added.push((key, new));
                 }
             }
-            ordered.extend(after);
+            let mut ordered = Map::with_capacity(shared.len() + added.len());
+            for (key, old) in before {
+                if let Some((key, new)) = shared.swap_remove_entry(key) {
+                    ordered.insert(key, in_original_order(old, new));
+                }
+            }
+            ordered.extend(added);
             Value::Object(ordered)
         }
         (Value::Array(before), Value::Array(after)) => Value::Array(
@@ -58,5 +72,39 @@ mod tests {
             serde_json::to_string(&in_original_order(&original, patched)).unwrap(),
             r#"{"containers":[{"name":"a","image":"y"},{"image":"z","name":"b"}]}"#
         );
+    }
+
+    #[test]
+    fn a_large_object_is_reordered_in_one_pass() {
+        // 200,000 keys in the original's order with a new key after every 1,000th: taking
+        // each shared key out with `shift_remove` moved all the keys behind it, so this
+        // took minutes (42,000 keys: 7 s); it is now one pass over each map.
+        const KEYS: usize = 200_000;
+        let original: Map<String, Value> = (0..KEYS)
+            .map(|i| (format!("k{i}"), Value::from(i)))
+            .collect();
+        let mut patched = Map::new();
+        for i in 0..KEYS {
+            patched.insert(format!("k{i}"), Value::from(i + 1));
+            if i % 1000 == 0 {
+                patched.insert(format!("new{i}"), Value::Null);
+            }
+        }
+        let Value::Object(ordered) =
+            in_original_order(&Value::Object(original), Value::Object(patched))
+        else {
+            panic!("an object");
+        };
+        assert_eq!(ordered.len(), KEYS + KEYS / 1000);
+        let keys: Vec<&String> = ordered.keys().collect();
+        assert_eq!(keys[0], "k0");
+        assert_eq!(keys[KEYS - 1], &format!("k{}", KEYS - 1));
+        assert_eq!(keys[KEYS], "new0");
+        assert_eq!(keys[KEYS + 1], "new1000");
+        assert!(keys[..KEYS]
+            .iter()
+            .enumerate()
+            .all(|(i, key)| **key == format!("k{i}")));
+        assert_eq!(ordered["k7"], 8, "the module's values");
     }
 }

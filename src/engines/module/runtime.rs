@@ -1,14 +1,19 @@
 //! Running WebAssembly with wasmi: a module is compiled once, and every call gets a fresh
 //! instance in a fresh store with the WASI sandbox, the memory limit, and fuel handed out
 //! in slices so that the call is stopped once it has run past its timeout.
+//!
+//! The deadline is checked between slices, and on every host call (a call hook): wasmi has
+//! no epoch interruption, and a watchdog thread could not reach into a running store, so
+//! these are the places where a call can be stopped. Host calls charge fuel for their work
+//! (`wasi.rs`), so that slices take about as long whether the module computes or calls.
 
 use super::limits::Limits;
 use super::outcome::{Failure, Output};
 use super::wasi::{define_imports, Sandbox};
 use std::time::{Duration, Instant};
 use wasmi::{
-    CompilationMode, Config, Engine, Error, ExternType, Func, Linker, Module, ResumableCall, Store,
-    TrapCode,
+    CallHook, CompilationMode, Config, Engine, Error, ExternType, Func, Linker, Module,
+    ResumableCall, Store, TrapCode,
 };
 
 /// Fuel between two looks at the clock: it starts small and doubles while a slice takes
@@ -66,8 +71,13 @@ impl WasmModule {
         limits: Limits,
     ) -> Result<Output, Failure> {
         let deadline = Instant::now() + limits.timeout;
-        let mut store = Store::new(&self.engine, Sandbox::new(args, stdin, limits.memory));
+        let sandbox = Sandbox::new(args, stdin, limits.memory, deadline);
+        let mut store = Store::new(&self.engine, sandbox);
         store.limiter(|sandbox| &mut sandbox.limiter);
+        store.call_hook(|sandbox, hook| match hook {
+            CallHook::CallingHost => sandbox.check_deadline(),
+            _ => Ok(()),
+        });
         // Instantiation (data segments, a start function) cannot be resumed: it gets the
         // largest slice; its work is bounded by the module's size.
         set_fuel(&mut store, MAX_SLICE)?;
@@ -116,7 +126,7 @@ impl WasmModule {
 
 /// The call ran past its deadline.
 #[derive(Debug)]
-struct Timeout;
+pub(super) struct Timeout;
 
 impl std::fmt::Display for Timeout {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -261,3 +261,96 @@ fn clocks_and_randomness_are_the_same_every_run() {
     assert_ne!(first, 0);
     assert_eq!(first, probe(random, draw, &[]));
 }
+
+#[test]
+fn grow_loops_run_to_their_end() {
+    // Under wasmi's tail-call dispatch each executed memory.grow or table.grow left a native
+    // stack frame behind: these loops aborted the process (stack overflow).
+    let cases = [
+        // past the declared maximum: each answers -1
+        r#"(memory (export "memory") 1 1)
+           (func (export "validate") (local $i i32)
+             (loop $l
+               (drop (memory.grow (i32.const 1)))
+               (local.set $i (i32.add (local.get $i) (i32.const 1)))
+               (br_if $l (i32.lt_u (local.get $i) (i32.const 2000000)))))"#,
+        // past kadmit's table cap: each answers -1
+        r#"(memory (export "memory") 1) (table $t 1 funcref)
+           (func (export "validate") (local $i i32)
+             (loop $l
+               (drop (table.grow $t (ref.null func) (i32.const 2000000)))
+               (local.set $i (i32.add (local.get $i) (i32.const 1)))
+               (br_if $l (i32.lt_u (local.get $i) (i32.const 1000000)))))"#,
+        // succeeding, one element at a time
+        r#"(memory (export "memory") 1) (table $t 1 funcref)
+           (func (export "validate") (local $i i32)
+             (loop $l
+               (drop (table.grow $t (ref.null func) (i32.const 1)))
+               (local.set $i (i32.add (local.get $i) (i32.const 1)))
+               (br_if $l (i32.lt_u (local.get $i) (i32.const 1000000)))))"#,
+    ];
+    for body in cases {
+        let bytes = wat::parse_str(format!("(module {body})")).unwrap();
+        let m = WasmModule::compile(&engine(), &bytes).unwrap();
+        let out = m.call("validate", &[], Vec::new(), limits(20_000, 64 << 20));
+        assert_eq!(out, Ok(Default::default()), "{body}");
+    }
+}
+
+#[test]
+fn iovec_lists_are_bounded() {
+    // fd_write to stderr with `count` iovecs of 1 byte at 2048: the errno.
+    let write = |count: i32| {
+        probe(
+            "",
+            &format!(
+                r#"(local $i i32)
+                   (loop $l
+                     (i32.store (i32.add (i32.const 4096) (i32.mul (local.get $i) (i32.const 8))) (i32.const 2048))
+                     (i32.store (i32.add (i32.const 4100) (i32.mul (local.get $i) (i32.const 8))) (i32.const 1))
+                     (local.set $i (i32.add (local.get $i) (i32.const 1)))
+                     (br_if $l (i32.lt_u (local.get $i) (i32.const 1100))))
+                   (i64.extend_i32_u (call $fd_write (i32.const 2) (i32.const 4096) (i32.const {count}) (i32.const 16)))"#
+            ),
+            &[],
+        )
+    };
+    assert_eq!(write(1024), 0, "MAX_IOVECS buffers are fine");
+    assert_eq!(write(1025), 28, "EINVAL past MAX_IOVECS");
+    assert_eq!(write(-1), 28, "EINVAL for a negative count");
+    let read = probe(
+        "",
+        "(i64.extend_i32_u (call $fd_read (i32.const 0) (i32.const 4096) (i32.const 1000000) (i32.const 16)))",
+        &[],
+    );
+    assert_eq!(read, 28, "fd_read too");
+}
+
+#[test]
+fn random_get_is_the_same_sequence_across_its_chunks() {
+    // 65536 bytes then 8 in one call, or 65544 at once: the same 8 bytes at 65536 (the
+    // generator's 8193rd draw), though the large call fills its buffer chunk by chunk.
+    let random = r#"(import "wasi_snapshot_preview1" "random_get" (func $random_get (param i32 i32) (result i32)))"#;
+    let text = |body: &str| {
+        format!(
+            r#"(module {random} {IMPORTS} (memory (export "memory") 4) {ECHO}
+             (func (export "validate")
+               {body}
+               (i32.store (i32.const 0) (i32.const 65536))
+               (i32.store (i32.const 4) (i32.const 8))
+               (drop (call $fd_write (i32.const 1) (i32.const 0) (i32.const 1) (i32.const 8)))))"#
+        )
+    };
+    let run = |body: &str| {
+        let bytes = wat::parse_str(text(body)).unwrap();
+        let m = WasmModule::compile(&engine(), &bytes).unwrap();
+        m.call("validate", &[], Vec::new(), Limits::default())
+            .unwrap()
+            .stdout
+    };
+    let at_once = run("(drop (call $random_get (i32.const 0) (i32.const 65544)))");
+    let in_two = run("(drop (call $random_get (i32.const 0) (i32.const 65536)))
+         (drop (call $random_get (i32.const 65536) (i32.const 8)))");
+    assert_eq!(at_once.len(), 8);
+    assert_eq!(at_once, in_two);
+}

@@ -1,0 +1,14 @@
+;; fd_write to stderr with 1,000,000 iovecs (64 KiB each, all the same buffer), forever,
+;; after a 1,000,000-iteration loop that builds the list. Finding 03.
+(module
+  (import "wasi_snapshot_preview1" "fd_write" (func $fw (param i32 i32 i32 i32) (result i32)))
+  (memory (export "memory") 256)
+  (func (export "validate")
+    (local $i i32)
+    (memory.fill (i32.const 0) (i32.const 120) (i32.const 65536))
+    (loop $b
+      (i32.store (i32.add (i32.const 1048576) (i32.mul (local.get $i) (i32.const 8))) (i32.const 0))
+      (i32.store (i32.add (i32.const 1048580) (i32.mul (local.get $i) (i32.const 8))) (i32.const 65536))
+      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+      (br_if $b (i32.lt_u (local.get $i) (i32.const 1000000))))
+    (loop $l (drop (call $fw (i32.const 2) (i32.const 1048576) (i32.const 1000000) (i32.const 16))) (br $l))))
