@@ -8,5 +8,8 @@ mod template;
 
 pub use db::Templates;
 pub use resource::expand_resource;
-pub use system::{expand, NoMutation, Resultant, ResultantMutator, MAX_RECURSION_DEPTH};
+pub use system::{
+    expand, NoMutation, Resultant, ResultantMutator, MAX_RECURSION_DEPTH,
+    MAX_RESULTANTS_PER_RESOURCE, MAX_RESULTANTS_TOTAL,
+};
 pub use template::{gvk_string, GvkSet, Template};
