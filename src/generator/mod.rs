@@ -2,10 +2,12 @@
 //! Tera templates), found the way KEP-993 finds plugins, that turn virtual resources into
 //! real ones.
 
+pub mod budget;
 pub mod definition;
 pub mod discovery;
 pub mod engine;
 pub mod helpers;
+pub mod instrument;
 pub mod render;
 
 use crate::config::{ConfigItem, Family, Source};
