@@ -262,11 +262,17 @@ mod tests {
             "{{ spec.s | replace(from='-', to='+') }} {{ spec.items | join(sep=', ') }} {{ spec.s | indent(width=2, first=true) }}",
             "{{ spec.items | unique | reverse | str }} {{ spec.m | str }} {{ 'a\nb\n' | indent(indentation='*', blank=true) }}",
             "{% raw %}{{ not rendered }}{% endraw %} {# {{ comment }} #} {{ \"}}\" ~ '%}' }}",
-            "{{ spec.m.j[1] }} {{ spec.items[0:2] }} {{ spec.m?.missing }} {{ spec.s if spec.n > 2 else 'no' }}",
+            "{{ spec.m.j[1] }} {{ spec.items[0:2] }} {{ spec.m?.missing | default(value='-') }} {{ spec.s if spec.n > 2 else 'no' }}",
             "{% component Tag(name, value=\"v\") %}<{{ name }}={{ value }}>{% endcomponent %}{{ <Tag name=\"a\" /> }}{% <Tag name={spec.s}> %}body{% </Tag> %}",
             "{{ spec.missing }}",
             "a\n{% for i in spec.n %}{% endfor %}",
             "{{ range(end=3) | join(sep='-') }} {{ range(start=5, end=0, step_by=-2) }}",
+            "{% for i in spec.items | sort | reverse %}{{ loop.index }}:{{ i }} {% endfor %}",
+            "{% set up | upper | replace(from='X', to='+') %}x-{{ spec.s }}{% endset %}[{{ up }}]",
+            "{{ spec.missing | default(value=[1, {\"k\": spec.n}]) | to_json }} {{ {\"a\": [1, {\"b\": spec.s}]} | to_json }}",
+            "{% if spec.s is string and spec.s is containing(pat=\"y\") and spec.n in [1, 3] %}yes{% elif spec.n %}n{% else %}no{% endif %}",
+            "{{ \"a\\\"b\" ~ 'c\\'d' }} {%- raw -%} {{ x }} {%- endraw -%} {#- c -#} end",
+            "{% set_global g = 0 %}{% for i in range(end=3) %}{% set_global g = g + i %}{% endfor %}{{ g }}",
         ] {
             let (plain, metered) = both(text, &data);
             assert_eq!(plain, metered, "{text}");
