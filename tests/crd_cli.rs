@@ -350,13 +350,16 @@ fn defaults_of_the_storage_version_are_reported() {
 // --- CEL cost --------------------------------------------------------------------------------
 
 /// A rule whose evaluation costs more than the per-call limit (1,000,000) stops with
-/// cel-go's cost error and kube-apiserver's text. (The API server would already refuse such
-/// a CRD for its estimated cost; kadmit has no static estimate and stops it at run time.)
+/// cel-go's cost error and kube-apiserver's text. Without `maxItems` the same rule is refused
+/// with the CRD, for its estimated cost, as the API server refuses it.
 #[test]
 fn a_cel_rule_over_its_cost_limit_is_stopped() {
-    let crd = gadget_crd(
-        "            type: object\n            properties:\n              cells:\n                type: array\n                items:\n                  type: integer\n                x-kubernetes-validations:\n                - rule: self.all(x, self.all(y, x >= 0 && y >= 0))\n                  message: cells are non-negative\n",
-    );
+    let cells_crd = |max_items: &str| {
+        gadget_crd(&format!(
+            "            type: object\n            properties:\n              cells:\n                type: array\n{max_items}                items:\n                  type: integer\n                x-kubernetes-validations:\n                - rule: self.all(x, self.all(y, x >= 0 && y >= 0))\n                  message: cells are non-negative\n"
+        ))
+    };
+    let crd = cells_crd("                maxItems: 1000\n");
     let cells = |n: usize| (0..n).map(|i| i.to_string()).collect::<Vec<_>>().join(", ");
     let gadget = |n: usize| {
         format!(
@@ -364,7 +367,7 @@ fn a_cel_rule_over_its_cost_limit_is_stopped() {
             cells(n)
         )
     };
-    let a = with_crd(&crd, &[], &gadget(3000)).code(1).stdout("");
+    let a = with_crd(&crd, &[], &gadget(1000)).code(1).stdout("");
     contains_all(
         &stderr(&a),
         &[
@@ -381,6 +384,77 @@ fn a_cel_rule_over_its_cost_limit_is_stopped() {
         &stderr(&a),
         &[r#"The Gadget "g" is invalid: spec.cells: Invalid value: cells are non-negative"#],
     );
+    // Unbounded, the rule's estimated cost is over the limit: the CRD is invalid.
+    let a = with_crd(&cells_crd(""), &[], &gadget(3)).code(2).stdout("");
+    contains_all(
+        &stderr(&a),
+        &[
+            r#"spec.validation.openAPIV3Schema.properties[spec].properties[cells].x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of more than 100x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)"#,
+        ],
+    );
+}
+
+/// Regression (finding 07): string functions were not charged, so one rule on a 100 KB
+/// object allocated 6.5 GB. `join` is charged as the API server charges it (0.2 per
+/// character of the result, here before it is built) and its estimated cost refuses the
+/// CRD; `replace`, which the server charges by its input only, is stopped by kadmit's
+/// memory limit before the string is built.
+#[test]
+fn string_functions_are_charged_and_cannot_exhaust_memory() {
+    let crd = |rule: &str, s_schema: &str| {
+        gadget_crd(&format!(
+            "            type: object\n            x-kubernetes-validations:\n            - rule: {rule}\n            properties:\n              items:\n                type: array\n                maxItems: 5000\n                items:\n                  type: string\n                  maxLength: 1\n              s:\n{s_schema}"
+        ))
+    };
+    let string = "                type: string\n";
+    let gadget = |s_len: usize, items: usize| {
+        format!(
+            "apiVersion: example.com/v1\nkind: Gadget\nmetadata:\n  name: g\nspec:\n  s: {}\n  items: [{}]\n",
+            "a".repeat(s_len),
+            vec!["x"; items].join(", ")
+        )
+    };
+    // The finding's map-join rule: refused with the CRD, as the API server refuses it.
+    let join = r#"'self.items.map(x, self.s).join("").size() > 0'"#;
+    let a = with_crd(&crd(join, string), &[], &gadget(10, 3))
+        .code(2)
+        .stdout("");
+    contains_all(
+        &stderr(&a),
+        &["x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of more than 100x"],
+    );
+    // With `s` bounded its estimate passes (about 2,000,000); joining 5,000 copies of 1,000
+    // characters costs 1,000,000 at run time and stops before the string is built.
+    let bounded = crd(
+        join,
+        "                type: string\n                maxLength: 1000\n",
+    );
+    let a = with_crd(&bounded, &[], &gadget(1000, 5000))
+        .code(1)
+        .stdout("");
+    contains_all(
+        &stderr(&a),
+        &[
+            r#"no further validation rules will be run due to call cost exceeds limit for rule: self.items.map(x, self.s).join("").size() > 0"#,
+        ],
+    );
+    with_crd(&bounded, &[], &gadget(1000, 100)).success();
+    // The finding's replace rule: 100,000 characters replaced by themselves would be
+    // 10^10 bytes. The API server's cost for it is 20,000; kadmit's memory limit stops it.
+    let replace = r#"'self.s.replace("a", self.s).size() > 0'"#;
+    let started = std::time::Instant::now();
+    let a = with_crd(&crd(replace, string), &[], &gadget(100_000, 0))
+        .code(1)
+        .stdout("");
+    contains_all(
+        &stderr(&a),
+        &[
+            r#"The Gadget "g" is invalid: spec: Invalid value: "object": the rule would build more than 67108864 bytes of strings and lists (kadmit's limit for one evaluation) evaluating rule: self.s.replace("a", self.s).size() > 0"#,
+        ],
+    );
+    assert!(started.elapsed().as_secs() < 60);
+    // Charged by its input, a replace on a short string passes.
+    with_crd(&crd(replace, string), &[], &gadget(1000, 0)).success();
 }
 
 // --- Defaults --------------------------------------------------------------------------------

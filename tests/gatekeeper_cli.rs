@@ -729,3 +729,47 @@ fn integer_list_keys_match_existing_elements() {
         ])
     );
 }
+
+/// `levels` levels of `width` ExpansionTemplates each way (`G<i>` to `M<i>x<j>` and back
+/// to `G<i+1>`, all reading `spec.t`) and one `G0` nesting `spec.t` as deep, as JSON
+/// documents. The graph is acyclic; the resultants grow as width^levels.
+fn fan_out(width: usize, levels: usize) -> String {
+    let gvk = |kind: &str| json!({"group": "x.example.com", "version": "v1", "kind": kind});
+    let template = |name: String, from: &str, to: &str| {
+        json!({"apiVersion": "expansion.gatekeeper.sh/v1alpha1", "kind": "ExpansionTemplate",
+            "metadata": {"name": name},
+            "spec": {"applyTo": [{"groups": ["x.example.com"], "versions": ["v1"], "kinds": [from]}],
+                "templateSource": "spec.t", "generatedGVK": gvk(to)}})
+    };
+    let mut docs = Vec::new();
+    for i in 0..levels {
+        for j in 0..width {
+            let (g, m, next) = (format!("G{i}"), format!("M{i}x{j}"), format!("G{}", i + 1));
+            docs.push(template(format!("g{i}-m{j}"), &g, &m));
+            docs.push(template(format!("m{i}-{j}-g"), &m, &next));
+        }
+    }
+    let mut t = json!({"metadata": {"labels": {"a": "b"}}});
+    for _ in 0..levels * 2 {
+        t = json!({"metadata": {"labels": {"a": "b"}}, "spec": {"t": t}});
+    }
+    docs.push(json!({"apiVersion": "x.example.com/v1", "kind": "G0",
+        "metadata": {"name": "root", "namespace": "default"}, "spec": {"t": t}}));
+    docs.iter().map(|d| format!("---\n{d}\n")).collect()
+}
+
+/// Regression (finding 12): 3 templates per level over 12 levels (a few KB) made 3^12
+/// resultants at the last level and aborted out of memory; expansion now stops at
+/// kadmit's limit of 1,000 resultants per resource, rejecting the generator (exit 1).
+#[test]
+fn expansion_fan_out_is_refused_at_the_resultant_limit() {
+    let a = kadmit(&["generate"], &fan_out(3, 12)).code(1);
+    contains_all(
+        &stderr(&a),
+        &["G0 default/root: error expanding resource root: expansion produced more than 1000 resultants (kadmit's limit per resource)"],
+    );
+    assert!(docs(&a).is_empty());
+    // Below the limit everything is expanded: 2 * (2 + 4 + 8 + 16) resultants.
+    let a = kadmit(&["generate"], &fan_out(2, 4)).success();
+    assert_eq!(docs(&a).len(), 60);
+}

@@ -620,3 +620,47 @@ fn install_plugins_links_every_generator_kind() {
         assert!(script.contains(&repo_plugins()), "{entry}: {script}");
     }
 }
+
+/// Regression (finding 06): nested `range()` loops ran 10^10 empty iterations (a hang),
+/// and the same loops around 100 bytes of text grew the output until the allocator
+/// aborted. A render now stops at kadmit's limits, as a template error (exit 2) naming
+/// the generator and the template.
+#[test]
+fn runaway_templates_stop_at_the_render_limits() {
+    let nested = |body: &str| {
+        format!(
+            "# {{% for i in range(end=100000) %}}{{% for j in range(end=100000) %}}{body}{{% endfor %}}{{% endfor %}}\n\
+             apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: x}}"
+        )
+    };
+    let cases = [
+        (nested(""), "exceeded 1000000 steps"),
+        (
+            nested(&"x".repeat(100)),
+            "template output exceeds 4194304 bytes",
+        ),
+        (
+            "{% set s = 'ab' %}{% for i in range(end=64) %}{% set_global s = s ~ s %}{% endfor %}"
+                .into(),
+            "a value is larger than 4194304 bytes",
+        ),
+    ];
+    for (template, expected) in cases {
+        let s = Scratch::new();
+        s.write(
+            "plugins/widgets.example.com/gizmo.yaml",
+            &definition("Gizmo", &template),
+        );
+        let started = std::time::Instant::now();
+        let out = s.kadmit(&["generate"], &widget("Gizmo", "g"));
+        out.assert_code(2);
+        assert!(
+            out.stderr.contains("template gizmo/main")
+                && out.stderr.contains(expected)
+                && out.stderr.contains("Generator gizmo"),
+            "{template}: {}",
+            out.stderr
+        );
+        assert!(started.elapsed().as_secs() < 60, "{template}");
+    }
+}

@@ -180,7 +180,7 @@ fn prune_defaults_at(s: &mut Schema, root: &Schema, steps: &mut Vec<Step>) -> Re
         prune_defaults_at(items, root, steps)?;
         steps.pop();
     }
-    for (key, p) in &mut s.properties {
+    for (key, p) in s.properties.iter_mut() {
         steps.push(Step::Child(key.clone()));
         prune_defaults_at(p, root, steps)?;
         steps.pop();

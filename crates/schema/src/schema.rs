@@ -3,6 +3,7 @@
 //! CRD-time rules live in `structural_checks`.
 
 use serde_json::{Map, Value};
+use std::collections::HashMap;
 
 /// One schema node.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -13,8 +14,8 @@ pub struct Schema {
     pub description: Option<String>,
     pub nullable: bool,
     pub default: Option<Value>,
-    /// In declaration order.
-    pub properties: Vec<(String, Schema)>,
+    /// In declaration order, indexed by name.
+    pub properties: Properties,
     pub additional_properties: Option<AdditionalProperties>,
     pub items: Option<Box<Schema>>,
     pub required: Vec<String>,
@@ -43,6 +44,80 @@ pub struct Schema {
     pub list_map_keys: Vec<String>,
     pub map_type: Option<String>,
     pub validations: Vec<ValidationRule>,
+}
+
+/// `properties`: the entries in declaration order (messages and output follow it) and an
+/// index by name, so that looking a field up is not a scan: admission looks up every
+/// field of an object, and a scan made that O(fields x properties).
+#[derive(Clone, Default)]
+pub struct Properties {
+    entries: Vec<(String, Schema)>,
+    index: HashMap<String, usize>,
+}
+
+impl Properties {
+    /// Appends a property; a repeated name keeps the first one for lookups.
+    pub fn push(&mut self, name: String, schema: Schema) {
+        self.index.entry(name.clone()).or_insert(self.entries.len());
+        self.entries.push((name, schema));
+    }
+
+    pub fn get(&self, name: &str) -> Option<&Schema> {
+        self.index.get(name).map(|&i| &self.entries[i].1)
+    }
+
+    pub fn contains(&self, name: &str) -> bool {
+        self.index.contains_key(name)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// In declaration order.
+    pub fn iter(&self) -> std::slice::Iter<'_, (String, Schema)> {
+        self.entries.iter()
+    }
+
+    /// In declaration order; names stay fixed so the index stays valid.
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = (&String, &mut Schema)> {
+        self.entries.iter_mut().map(|(k, s)| (&*k, s))
+    }
+}
+
+impl std::fmt::Debug for Properties {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(&self.entries).finish()
+    }
+}
+
+/// Equal when the entries are (the index follows from them).
+impl PartialEq for Properties {
+    fn eq(&self, other: &Self) -> bool {
+        self.entries == other.entries
+    }
+}
+
+impl<'a> IntoIterator for &'a Properties {
+    type Item = &'a (String, Schema);
+    type IntoIter = std::slice::Iter<'a, (String, Schema)>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.entries.iter()
+    }
+}
+
+impl FromIterator<(String, Schema)> for Properties {
+    fn from_iter<I: IntoIterator<Item = (String, Schema)>>(iter: I) -> Self {
+        let mut out = Properties::default();
+        for (name, schema) in iter {
+            out.push(name, schema);
+        }
+        out
+    }
 }
 
 /// `additionalProperties`: a boolean or a schema.
@@ -82,10 +157,7 @@ impl Schema {
 
     /// The property schema for `name`.
     pub fn property(&self, name: &str) -> Option<&Schema> {
-        self.properties
-            .iter()
-            .find(|(k, _)| k == name)
-            .map(|(_, s)| s)
+        self.properties.get(name)
     }
 
     /// The schema of `additionalProperties` when it is a schema (`true`/`false` give none).
@@ -108,7 +180,7 @@ fn read_keyword(s: &mut Schema, key: &str, v: &Value) -> Result<(), String> {
         "properties" => {
             for (name, p) in object(v)? {
                 let p = Schema::from_value(p).map_err(|e| format!("{name}: {e}"))?;
-                s.properties.push((name.clone(), p));
+                s.properties.push(name.clone(), p);
             }
         }
         "additionalProperties" => {

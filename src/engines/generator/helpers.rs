@@ -1,8 +1,11 @@
 //! The filters and functions templates may use besides Tera's own, all deterministic:
 //! `to_yaml`, `to_json`, `quote`, `b64encode`, `b64decode`, `sha256`, `content_hash`,
 //! `merge(with=…)`, `file(path=…, from="config"|"plugin")` and `files(paths=[…], from=…)`. Clock, random and environment functions are
-//! registered only to refuse: generated output must depend on the input alone.
+//! registered only to refuse: generated output must depend on the input alone. Filters
+//! whose result may be larger than their input refuse an input above `MAX_VALUE`, so that
+//! chaining them cannot grow a value without bound.
 
+use super::budget::{check_value, MAX_VALUE};
 use super::definition::read_confined;
 use base64::Engine as _;
 use sha2::{Digest, Sha256};
@@ -31,7 +34,8 @@ pub fn register(tera: &mut Tera, roots: SharedRoots) {
     tera.register_filter("to_json", to_json);
     tera.register_filter("quote", quote);
     tera.register_filter("b64encode", |s: &str, _: Kwargs, _: &State| {
-        base64::engine::general_purpose::STANDARD.encode(s)
+        check_value(&Value::from(s))?;
+        Ok::<_, Error>(base64::engine::general_purpose::STANDARD.encode(s))
     });
     tera.register_filter("b64decode", b64decode);
     tera.register_filter("sha256", |s: &str, _: Kwargs, _: &State| {
@@ -63,6 +67,7 @@ fn json_of(value: &Value) -> TeraResult<serde_json::Value> {
 
 /// Block YAML as kadmit writes it, without the final newline (so `indent` can follow).
 fn to_yaml(value: &Value, _: Kwargs, _: &State) -> TeraResult<String> {
+    check_value(value)?;
     let mut out = String::new();
     kadmit_yaml::emit::write_document(&mut out, &json_of(value)?);
     out.truncate(out.trim_end_matches('\n').len());
@@ -71,6 +76,7 @@ fn to_yaml(value: &Value, _: Kwargs, _: &State) -> TeraResult<String> {
 
 /// Compact JSON, or indented with `pretty=true`.
 fn to_json(value: &Value, kwargs: Kwargs, _: &State) -> TeraResult<String> {
+    check_value(value)?;
     let value = json_of(value)?;
     let text = if kwargs.get::<bool>("pretty")?.unwrap_or(false) {
         serde_json::to_string_pretty(&value)
@@ -83,6 +89,7 @@ fn to_json(value: &Value, kwargs: Kwargs, _: &State) -> TeraResult<String> {
 /// A double-quoted scalar every YAML reader takes as exactly this string (JSON string
 /// syntax is valid YAML). Numbers and booleans are quoted as their text; none as `""`.
 fn quote(value: &Value, _: Kwargs, _: &State) -> TeraResult<String> {
+    check_value(value)?;
     let text = match json_of(value)? {
         serde_json::Value::String(s) => s,
         serde_json::Value::Null => String::new(),
@@ -178,8 +185,14 @@ fn read_file(path: &str, kwargs: &Kwargs, roots: &SharedRoots) -> TeraResult<Str
     };
     let (base_dir, root) =
         base.ok_or_else(|| Error::message(format!("file(): no {from} directory in this run")))?;
-    read_confined(path, &base_dir, &root, roots.allow_outside_root)
-        .map_err(|message| Error::message(format!("file(): {message}")))
+    let text = read_confined(path, &base_dir, &root, roots.allow_outside_root)
+        .map_err(|message| Error::message(format!("file(): {message}")))?;
+    if text.len() > MAX_VALUE {
+        return Err(Error::message(format!(
+            "file(): {path} is larger than {MAX_VALUE} bytes"
+        )));
+    }
+    Ok(text)
 }
 
 #[cfg(test)]

@@ -2,9 +2,11 @@
 //! Tera templates), found the way KEP-993 finds plugins, that turn virtual resources into
 //! real ones.
 
+pub mod budget;
 pub mod definition;
 pub mod discovery;
 pub mod helpers;
+pub mod instrument;
 pub mod render;
 pub mod template_generator;
 

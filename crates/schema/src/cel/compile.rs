@@ -1,13 +1,18 @@
 //! From rule text to an evaluable expression tree: parsing with the environment's macros,
-//! then kadmit's rewriting: two-variable comprehensions (`all(i, v, p)`, `transformMap`, ...)
-//! expanded into single-variable ones, cost charges inserted (see `cost`), and literal
-//! arguments checked the way Kubernetes checks them when compiling (durations, timestamps,
-//! regular expressions).
+//! the cost estimate (see `cost`), then kadmit's rewriting: two-variable comprehensions
+//! (`all(i, v, p)`, `transformMap`, ...) expanded into single-variable ones, cost charges
+//! inserted (see `cost`), and literal arguments checked the way Kubernetes checks them when
+//! compiling (durations, timestamps, regular expressions).
 
 use super::checker::{self, Ty};
-use super::env::{self, COST, COUNT, MAP_INSERT, MAP_MERGE, PAIRS, TICK};
+use super::cost;
+use super::env::{
+    self, ADD_COST, BUILT, CONTAINS_COST, COST, COUNT, JOIN_COST, MAP_INSERT, MAP_MERGE, PAIRS,
+    PREFIX_COST, REPLACE_COST, SPLIT_COST, STR_COST, TICK,
+};
 use super::library::regex::compile_go;
 use super::library::time::is_go_duration;
+use crate::schema::Schema;
 use cel::common::ast::{
     operators, CallExpr, ComprehensionExpr, EntryExpr, Expr, IdedExpr, ListExpr, LiteralValue,
     MapExpr, SourceInfo,
@@ -20,11 +25,18 @@ pub struct Expression {
     pub tree: IdedExpr,
     /// Whether it reads `oldSelf`.
     pub uses_old_self: bool,
+    /// A lower bound of the API server's estimated cost of one evaluation.
+    pub estimated_cost: u64,
 }
 
-/// Compiles `source` for `self` of type `this`; the error is Kubernetes' text
-/// (`compilation failed: ERROR: ...`).
-pub fn compile(source: &str, this: &Ty) -> Result<Expression, String> {
+/// Compiles `source` for `self` of type `this` (the value of `schema`, at a resource root
+/// or not); the error is Kubernetes' text (`compilation failed: ERROR: ...`).
+pub fn compile(
+    source: &str,
+    this: &Ty,
+    schema: &Schema,
+    resource_root: bool,
+) -> Result<Expression, String> {
     let (mut tree, info) = env::env()
         .parser()
         .parse_with_source_info(source)
@@ -39,12 +51,14 @@ pub fn compile(source: &str, this: &Ty) -> Result<Expression, String> {
     if let Err((id, message)) = checker::check(&tree, this) {
         rewriter.fail(id, &message);
     }
+    let estimated_cost = cost::estimate(&tree, schema, resource_root);
     rewriter.rewrite(&mut tree);
     match rewriter.problem {
         Some(problem) => Err(problem),
         None => Ok(Expression {
             tree,
             uses_old_self: rewriter.uses_old_self,
+            estimated_cost,
         }),
     }
 }
@@ -138,6 +152,8 @@ impl Rewriter<'_> {
                 }
                 if let Some(expanded) = self.two_variable(call) {
                     *expr = expanded;
+                } else {
+                    self.meter(expr);
                 }
             }
             Expr::Comprehension(c) => {
@@ -149,6 +165,10 @@ impl Rewriter<'_> {
                     &mut c.result,
                 ] {
                     self.rewrite(e);
+                }
+                let accu = c.accu_var.clone();
+                if let Some(element) = appended_mut(&mut c.loop_step, &accu) {
+                    self.wrap(BUILT, element);
                 }
                 self.charge(c);
             }
@@ -177,6 +197,49 @@ impl Rewriter<'_> {
             }
             Expr::Literal(_) | Expr::Unspecified => {}
         }
+    }
+
+    /// Inserts the API server's charge of a string function before the call, or of a `+`
+    /// after it (see `cost`). Arguments the charge needs are evaluated for it as well.
+    fn meter(&mut self, expr: &mut IdedExpr) {
+        let Expr::Call(call) = &mut expr.expr else {
+            return;
+        };
+        let member = call.target.is_some();
+        let hook = match (call.func_name.as_str(), member, call.args.len()) {
+            ("replace", true, 2 | 3) => Some((REPLACE_COST, true)),
+            ("split", true, 1 | 2) => Some((SPLIT_COST, true)),
+            ("join", true, 0 | 1) => Some((JOIN_COST, true)),
+            ("contains", true, 1) => Some((CONTAINS_COST, true)),
+            ("startsWith" | "endsWith", true, 1) => Some((PREFIX_COST, true)),
+            ("lowerAscii" | "upperAscii" | "trim", true, 0) | ("substring", true, 1 | 2) => {
+                Some((STR_COST, false))
+            }
+            (operators::ADD, false, 2) => {
+                // Not the `@result + [x]` of a comprehension macro: it pays per element.
+                let accumulator =
+                    matches!(&call.args[0].expr, Expr::Ident(n) if n.starts_with('@'));
+                if !accumulator {
+                    self.wrap(ADD_COST, expr);
+                }
+                return;
+            }
+            _ => None,
+        };
+        let Some((name, with_args)) = hook else {
+            return;
+        };
+        let Some(target) = call.target.take() else {
+            return;
+        };
+        let mut hook_args = vec![*target];
+        if with_args {
+            hook_args.extend(call.args.iter().cloned());
+        } else {
+            let tenths = self.literal(LiteralValue::Int(1.into()));
+            hook_args.push(tenths);
+        }
+        call.target = Some(Box::new(self.call(name, hook_args)));
     }
 
     /// Inserts the cost charge of a comprehension, weighted by the size of its step. A literal
@@ -350,6 +413,7 @@ impl Rewriter<'_> {
                 };
                 let cond = self.literal(LiteralValue::Boolean(true.into()));
                 let acc = self.ident(accu);
+                let body = self.call(BUILT, vec![body]);
                 let grown = match kind.as_str() {
                     "transformList" => {
                         let item = self.list(vec![body]);
@@ -418,8 +482,45 @@ impl Rewriter<'_> {
     }
 }
 
+/// The element a `map`-like step appends (`accu + [f]`, possibly under a filter).
+fn appended_mut<'e>(step: &'e mut IdedExpr, accu: &str) -> Option<&'e mut IdedExpr> {
+    let Expr::Call(call) = &mut step.expr else {
+        return None;
+    };
+    let name = call.func_name.as_str();
+    if name == operators::CONDITIONAL && call.args.len() == 3 {
+        return appended_mut(&mut call.args[1], accu);
+    }
+    let accumulates = name == operators::ADD
+        && call.args.len() == 2
+        && matches!(&call.args[0].expr, Expr::Ident(n) if n == accu);
+    if !accumulates {
+        return None;
+    }
+    match &mut call.args[1].expr {
+        Expr::List(list) if list.elements.len() == 1 => list.elements.first_mut(),
+        _ => None,
+    }
+}
+
 /// The number of nodes of `expr`: what one evaluation of it costs, roughly, in cel-go units.
+/// The metering calls `meter` inserts count as the expression they wrap.
 fn nodes(expr: &IdedExpr) -> usize {
+    if let Expr::Call(call) = &expr.expr {
+        let metering = [
+            ADD_COST,
+            BUILT,
+            CONTAINS_COST,
+            JOIN_COST,
+            PREFIX_COST,
+            REPLACE_COST,
+            SPLIT_COST,
+            STR_COST,
+        ];
+        if metering.contains(&call.func_name.as_str()) {
+            return call.args.first().map_or(0, nodes);
+        }
+    }
     1 + match &expr.expr {
         Expr::Call(call) => {
             call.target.as_deref().map_or(0, nodes) + call.args.iter().map(nodes).sum::<usize>()

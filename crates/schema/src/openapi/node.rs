@@ -6,6 +6,7 @@ use super::pattern::Pattern;
 use crate::formats::Format;
 use crate::schema::{AdditionalProperties, Schema};
 use serde_json::Value;
+use std::collections::HashSet;
 
 /// JSON type names as bits.
 pub(super) const OBJECT: u8 = 1;
@@ -41,6 +42,8 @@ pub(super) struct Node {
     pub required: Vec<String>,
     pub enum_: Vec<Value>,
     pub properties: Vec<(String, Node)>,
+    /// The property names, so that `declares` is not a scan per field.
+    declared: HashSet<String>,
     pub additional: Additional,
     pub items: Option<Box<Node>>,
     pub all_of: Vec<Node>,
@@ -108,6 +111,7 @@ impl Node {
                 .iter()
                 .map(|(name, p)| (name.clone(), Node::new(p)))
                 .collect(),
+            declared: s.properties.iter().map(|(name, _)| name.clone()).collect(),
             additional,
             items: s.items.as_deref().map(|i| Box::new(Node::new(i))),
             all_of: s.all_of.iter().map(Node::new).collect(),
@@ -126,7 +130,7 @@ impl Node {
     }
 
     pub fn declares(&self, name: &str) -> bool {
-        self.properties.iter().any(|(n, _)| n == name)
+        self.declared.contains(name)
     }
 }
 

@@ -5,6 +5,7 @@
 use super::template::Template;
 use crate::engines::gatekeeper::Gvk;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 #[derive(Debug, Default)]
 pub struct Templates {
@@ -16,6 +17,8 @@ pub struct Templates {
     generators: HashMap<Gvk, BTreeSet<String>>,
     /// Successors of each template in the graph.
     edges: BTreeMap<String, BTreeSet<String>>,
+    /// Resultants expanded with these templates so far (the run-wide limit's count).
+    resultants: AtomicUsize,
 }
 
 impl Templates {
@@ -59,6 +62,15 @@ impl Templates {
 
     pub fn is_empty(&self) -> bool {
         self.store.is_empty()
+    }
+
+    /// How many resultants `expand` returned with these templates so far.
+    pub fn resultants_so_far(&self) -> usize {
+        self.resultants.load(Ordering::Relaxed)
+    }
+
+    pub(super) fn count_resultants(&self, n: usize) {
+        self.resultants.fetch_add(n, Ordering::Relaxed);
     }
 
     /// The names of the templates disabled by a cycle.

@@ -5,9 +5,24 @@ use super::db::Templates;
 use super::resource::{expand_resource, name_of};
 use crate::engines::gatekeeper::Gvk;
 use serde_json::Value;
+use std::cell::Cell;
 
 /// Gatekeeper's safeguard; reachable when mutators turn a resultant back into a generator.
 pub const MAX_RECURSION_DEPTH: usize = 30;
+
+/// kadmit's limit on the resultants of one generator. Gatekeeper's graph check only
+/// refuses cycles, so k templates per level over the 30 levels of an acyclic graph give
+/// k^15 resultants (24 KB of templates, 3^12 resultants: an out-of-memory abort). Real
+/// chains give a few (a CronJob gives a Job and a Pod); 1,000 leaves room for wide
+/// template sets while keeping one generator's copies in memory bounded.
+pub const MAX_RESULTANTS_PER_RESOURCE: usize = 1_000;
+
+/// kadmit's limit on the resultants of all generators of a run, counted on the
+/// `Templates` they were expanded with: the per-resource limit times many small
+/// generators in one input would still grow with the input a thousandfold. 100,000 is
+/// far above a real inventory (50,000 Deployments give 50,000 Pods) and, for small
+/// resultants, tens of MB of output.
+pub const MAX_RESULTANTS_TOTAL: usize = 100_000;
 
 /// One generated resource, with the template that made it.
 #[derive(Debug, Clone, PartialEq)]
@@ -39,6 +54,8 @@ impl ResultantMutator for NoMutation {
 
 /// Every resultant of `generator`, the deepest first (a CronJob gives its Pod, then its
 /// Job). The generator itself is not mutated. `namespace` is its Namespace object.
+/// Fails past [`MAX_RESULTANTS_PER_RESOURCE`] resultants, or past
+/// [`MAX_RESULTANTS_TOTAL`] with those of earlier calls on the same `templates`.
 pub fn expand(
     generator: &Value,
     namespace: Option<&Value>,
@@ -50,8 +67,11 @@ pub fn expand(
         namespace,
         templates,
         mutator,
+        before: templates.resultants_so_far(),
+        made: Cell::new(0),
     };
     context.expand_recursive(generator, &mut resultants, 0)?;
+    templates.count_resultants(resultants.len());
     Ok(resultants)
 }
 
@@ -59,6 +79,10 @@ struct Context<'a> {
     namespace: Option<&'a Value>,
     templates: &'a Templates,
     mutator: &'a dyn ResultantMutator,
+    /// Resultants of earlier generators expanded with `templates`.
+    before: usize,
+    /// Resultants made for this generator so far.
+    made: Cell<usize>,
 }
 
 impl Context<'_> {
@@ -91,6 +115,7 @@ impl Context<'_> {
         }
         let mut level = Vec::new();
         for template in self.templates.for_gvk(&gvk) {
+            self.count_one()?;
             level.push(Resultant {
                 object: expand_resource(base, self.namespace, template)?,
                 template: template.name.clone(),
@@ -108,6 +133,26 @@ impl Context<'_> {
                 })?;
         }
         Ok(level)
+    }
+
+    /// Counts a resultant about to be made, refusing it past the limits (checked before
+    /// each one is made, so memory stays bounded however wide the template graph is).
+    fn count_one(&self) -> Result<(), String> {
+        let made = self.made.get() + 1;
+        self.made.set(made);
+        if made > MAX_RESULTANTS_PER_RESOURCE {
+            return Err(format!(
+                "expansion produced more than {MAX_RESULTANTS_PER_RESOURCE} resultants \
+                 (kadmit's limit per resource)"
+            ));
+        }
+        if self.before + made > MAX_RESULTANTS_TOTAL {
+            return Err(format!(
+                "expansion produced more than {MAX_RESULTANTS_TOTAL} resultants in total \
+                 (kadmit's limit per run)"
+            ));
+        }
+        Ok(())
     }
 }
 
@@ -279,5 +324,81 @@ mod tests {
         assert!(expand(&cronjob(), None, &templates, &NoMutation)
             .unwrap_err()
             .starts_with("could not find source field"));
+    }
+
+    /// `levels` levels of `width` templates each way: `G<i>` to `M<i>_<j>` and back to
+    /// `G<i+1>`, all reading `spec.t`, and a `G0` whose `spec.t` nests `levels` deep. The
+    /// graph is acyclic, so Gatekeeper's checks pass; the resultants grow as width^levels.
+    fn fan(width: usize, levels: usize) -> (Templates, Value) {
+        let mut templates = Vec::new();
+        for i in 0..levels {
+            for j in 0..width {
+                let m = format!("M{i}x{j}");
+                let g = format!("G{i}");
+                let next = format!("G{}", i + 1);
+                templates.push(template(
+                    &format!("g{i}-m{j}"),
+                    ("x", &g),
+                    ("x", &m),
+                    "spec.t",
+                ));
+                templates.push(template(
+                    &format!("m{i}-{j}-g"),
+                    ("x", &m),
+                    ("x", &next),
+                    "spec.t",
+                ));
+            }
+        }
+        let mut object = json!({"metadata": {"labels": {"a": "b"}}});
+        for _ in 0..levels * 2 {
+            object = json!({"metadata": {"labels": {"a": "b"}}, "spec": {"t": object}});
+        }
+        object["apiVersion"] = json!("x/v1");
+        object["kind"] = json!("G0");
+        object["metadata"]["name"] = json!("root");
+        (db(templates), object)
+    }
+
+    /// Regression (finding 12): 3 templates per level over 14 levels would make 3^14
+    /// resultants at the last level (out of memory); expansion stops at the limit.
+    #[test]
+    fn a_fan_out_stops_at_the_per_resource_limit() {
+        let (templates, root) = fan(3, 14);
+        assert_eq!(
+            expand(&root, None, &templates, &NoMutation).unwrap_err(),
+            "expansion produced more than 1000 resultants (kadmit's limit per resource)"
+        );
+        assert_eq!(templates.resultants_so_far(), 0);
+        // Within the limit: 2^i M and 2^i G resultants at level i, for 2 templates over 4.
+        let (templates, root) = fan(2, 4);
+        let got = expand(&root, None, &templates, &NoMutation).unwrap();
+        assert_eq!(got.len(), 60);
+        assert_eq!(templates.resultants_so_far(), got.len());
+    }
+
+    #[test]
+    fn resultants_are_counted_across_generators_up_to_the_total_limit() {
+        let templates = db(vec![
+            template(
+                "jobs",
+                ("batch", "CronJob"),
+                ("batch", "Job"),
+                "spec.jobTemplate",
+            ),
+            template("pods", ("batch", "Job"), ("", "Pod"), "spec.template"),
+        ]);
+        assert_eq!(
+            expand(&cronjob(), None, &templates, &NoMutation)
+                .unwrap()
+                .len(),
+            2
+        );
+        templates.count_resultants(MAX_RESULTANTS_TOTAL - 3);
+        assert_eq!(
+            expand(&cronjob(), None, &templates, &NoMutation).unwrap_err(),
+            "expansion produced more than 100000 resultants in total (kadmit's limit per run)"
+        );
+        assert_eq!(templates.resultants_so_far(), MAX_RESULTANTS_TOTAL - 1);
     }
 }
