@@ -203,7 +203,12 @@ impl Intake {
 
     /// Moves the stream documents of a kind a generator defines into configuration: they
     /// are virtual resources, generated from in `generate` and consumed in `transform`.
-    pub fn claim_virtual(&mut self, mut is_virtual: impl FnMut(&str, &str) -> bool) {
+    /// Returns the documents claimed, with their origin.
+    pub fn claim_virtual(
+        &mut self,
+        mut is_virtual: impl FnMut(&str, &str) -> bool,
+    ) -> Vec<(Identity, Origin)> {
+        let mut claimed_documents = Vec::new();
         let mut kept = Vec::with_capacity(self.slots.len());
         for slot in std::mem::take(&mut self.slots) {
             let claimed = match &slot.id {
@@ -217,6 +222,7 @@ impl Intake {
                 continue;
             }
             let resource = slot.resource();
+            claimed_documents.push((resource.id.clone(), resource.origin.clone()));
             if self.keep_config {
                 kept.push(Slot::new(&resource, true));
             }
@@ -225,6 +231,7 @@ impl Intake {
             self.loader.add_virtual(resource, &base, &root);
         }
         self.slots = kept;
+        claimed_documents
     }
 
     /// CRDs extend the scope table; Namespaces are kept for namespace selectors.

@@ -5,11 +5,10 @@ mod admit;
 mod compile;
 mod intake;
 
-use crate::core::config::{Family, Source};
 use crate::core::diagnostic::{exit_code, has_errors, Diagnostic, Severity};
 
 use crate::core::pipeline::{Change, Context, Operation};
-use crate::core::resource::Identity;
+use crate::core::resource::{Identity, Origin};
 use crate::engines::generator::discovery::{plugin_roots, Catalog};
 use crate::io::encode::{Encoder, Format};
 use admit::Admitter;
@@ -111,9 +110,15 @@ pub fn run(options: Options, stdin: &[u8]) -> Outcome {
 /// without `pipefail`, which a GitOps tool could apply as "delete everything"), a
 /// `--plugin-dir` that does not exist, and virtual resources `transform` consumes
 /// without generating from them.
-/// `failed`: the input or configuration was already refused (an unreadable stream has no
-/// document either, and needs no second message).
-fn fail_closed(options: &Options, intake: &Intake, failed: bool) -> Vec<Diagnostic> {
+/// `claimed`: how many stream documents were virtual resources of a kind a generator
+/// defines. `failed`: the input or configuration was already refused (an unreadable
+/// stream has no document either, and needs no second message).
+fn fail_closed(
+    options: &Options,
+    intake: &Intake,
+    claimed: &[(Identity, Origin)],
+    failed: bool,
+) -> Vec<Diagnostic> {
     let mut problems = Vec::new();
     let plain_stream = options.mode != Mode::Krm && options.plugin_config.is_none();
     // `generate` from virtual resources given in --config has input, on stdin or not.
@@ -136,18 +141,15 @@ fn fail_closed(options: &Options, intake: &Intake, failed: bool) -> Vec<Diagnost
             )));
         }
     }
-    if options.mode == Mode::Transform {
-        for item in intake.loader.items.iter().filter(|item| {
-            item.source == Source::Stream && item.family == Some(Family::LocalConfig)
-        }) {
+    if options.mode == Mode::Transform && !options.keep_config {
+        for (id, origin) in claimed {
             problems.push(
                 Diagnostic::warning(format!(
-                    "{} is a generator's input: `kadmit transform` consumed it without generating \
+                    "{id} is a generator's input: `kadmit transform` consumed it without generating \
                      (KEP-993 lets a transformer pass virtual resources on); run `kadmit generate` \
-                     to generate from it",
-                    item.resource.id
+                     to generate from it"
                 ))
-                .with_origin(&item.resource.origin),
+                .with_origin(origin),
             );
         }
     }
@@ -184,9 +186,10 @@ fn run_input(options: Options, stdin: Cow<'_, [u8]>) -> Outcome {
         ),
         options.allow_paths_outside_root,
     );
+    let mut claimed = Vec::new();
     if options.mode != Mode::Krm {
         let explicit = crate::engines::generator::explicit_kinds(&intake.loader.items);
-        intake.claim_virtual(|group, kind| {
+        claimed = intake.claim_virtual(|group, kind| {
             explicit.iter().any(|(g, k)| g == group && k == kind) || catalog.defines(group, kind)
         });
     }
@@ -195,7 +198,12 @@ fn run_input(options: Options, stdin: Cow<'_, [u8]>) -> Outcome {
     let mut diagnostics = std::mem::take(&mut intake.diagnostics);
     diagnostics.append(&mut intake.loader.diagnostics);
     diagnostics.extend(compile_problems);
-    diagnostics.extend(fail_closed(&options, &intake, has_errors(&diagnostics)));
+    diagnostics.extend(fail_closed(
+        &options,
+        &intake,
+        &claimed,
+        has_errors(&diagnostics),
+    ));
 
     let krm = intake.krm;
     // Without a subcommand, stdin that reads as YAML but is not a ResourceList is an
