@@ -124,3 +124,116 @@ spec:
         .stderr(predicate::str::contains("consumed it without generating"))
         .stderr(predicate::str::contains("run `kadmit generate`"));
 }
+
+const KYVERNO: &str = "\
+apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata:
+  name: require-labels
+spec:
+  validationFailureAction: Enforce
+  rules:
+  - name: check-team
+    match:
+      any:
+      - resources:
+          kinds: [Deployment]
+    validate:
+      message: label team is required
+      pattern:
+        metadata:
+          labels:
+            team: \"?*\"
+";
+
+const DEPLOYMENT: &str = "\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 1
+";
+
+fn policy(api_version: &str, kind: &str) -> String {
+    format!("apiVersion: {api_version}\nkind: {kind}\nmetadata:\n  name: p\n")
+}
+
+#[test]
+fn policies_kadmit_does_not_run_are_refused_as_configuration() {
+    let cases = [
+        (KYVERNO.to_owned(), "Kyverno policies"),
+        (
+            policy("policies.kyverno.io/v1alpha1", "ValidatingPolicy"),
+            "Kyverno policies",
+        ),
+        (
+            policy("templates.gatekeeper.sh/v1", "ConstraintTemplate"),
+            "Gatekeeper constraint templates and constraints",
+        ),
+        (
+            policy("constraints.gatekeeper.sh/v1beta1", "K8sRequiredLabels"),
+            "Gatekeeper constraint templates and constraints",
+        ),
+        (
+            policy("policies.kubewarden.io/v1", "ClusterAdmissionPolicy"),
+            "Kubewarden policies",
+        ),
+        (
+            policy(
+                "admissionregistration.k8s.io/v1",
+                "ValidatingWebhookConfiguration",
+            ),
+            "admission webhook configurations",
+        ),
+        (
+            policy(
+                "admissionregistration.k8s.io/v1",
+                "ValidatingAdmissionPolicy",
+            ),
+            "ValidatingAdmissionPolicy and MutatingAdmissionPolicy",
+        ),
+    ];
+    for (document, family) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("policy.yaml"), &document).unwrap();
+        kadmit()
+            .args(["transform", "--config", "policy.yaml"])
+            .current_dir(dir.path())
+            .write_stdin(DEPLOYMENT)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains(format!(
+                "kadmit does not run {family}, so this policy would not be applied"
+            )))
+            .stderr(predicate::str::contains("--skip-unsupported"));
+        kadmit()
+            .args(["transform", "--config", "policy.yaml", "--skip-unsupported"])
+            .current_dir(dir.path())
+            .write_stdin(DEPLOYMENT)
+            .assert()
+            .success()
+            .stdout(DEPLOYMENT)
+            .stderr(predicate::str::contains("warning:"))
+            .stderr(predicate::str::contains("(skipped: --skip-unsupported)"));
+    }
+}
+
+#[test]
+fn policies_in_the_stream_pass_through_with_one_info_line() {
+    let input = format!("{KYVERNO}---\n{DEPLOYMENT}");
+    let a = kadmit()
+        .arg("transform")
+        .write_stdin(input.clone())
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("kind: ClusterPolicy"))
+        .stdout(predicate::str::contains("kind: Deployment"));
+    let stderr = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("1 policy in the stream was passed through as a resource: kadmit does not run it (ClusterPolicy require-labels: Kyverno policies)"),
+        "{stderr}"
+    );
+}

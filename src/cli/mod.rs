@@ -113,6 +113,11 @@ pub struct RunArgs {
     /// "nothing" applied by a GitOps tool can mean "delete everything").
     #[arg(long)]
     pub allow_empty: bool,
+    /// Go on, with a warning, when the configuration holds policies of a family kadmit
+    /// does not run (Kyverno, Gatekeeper constraints, Kubewarden, webhooks, VAP/MAP);
+    /// by default that is an error, since those policies would silently not apply.
+    #[arg(long)]
+    pub skip_unsupported: bool,
     /// ModRules in this namespace are KubeMod cluster rules (targetNamespaceRegex applies).
     #[arg(long, value_name = "NAMESPACE", default_value = "kubemod-system")]
     pub cluster_modrules_namespace: String,
@@ -341,6 +346,7 @@ fn run_invocation(
             allow_paths_outside_root: a.allow_paths_outside_root,
             allow_exec: a.allow_exec,
             allow_empty: a.allow_empty,
+            skip_unsupported: a.skip_unsupported,
             cluster_modrules_namespace: a.cluster_modrules_namespace,
             strict: a.strict,
             gatekeeper_annotations: a.gatekeeper_annotations,

@@ -121,6 +121,63 @@ pub fn classify(resource: &Resource) -> Option<Family> {
     resource.is_local_config().then_some(Family::LocalConfig)
 }
 
+/// An admission-policy family kadmit does not execute, by API group (and kind where a
+/// group also holds objects that are not policies).
+pub struct UnsupportedFamily {
+    /// The family's name in messages and in docs/cli.md's table.
+    pub name: &'static str,
+    groups: &'static [&'static str],
+    /// Empty: every kind of the groups.
+    kinds: &'static [&'static str],
+}
+
+/// The admission-policy families kadmit does not run (docs/cli.md, "Configuration
+/// families"). As configuration they are refused; in the stream they are objects being
+/// deployed and pass through.
+pub const UNSUPPORTED_FAMILIES: &[UnsupportedFamily] = &[
+    UnsupportedFamily {
+        name: "Kyverno policies",
+        groups: &["kyverno.io", "policies.kyverno.io"],
+        kinds: &[],
+    },
+    UnsupportedFamily {
+        name: "Gatekeeper constraint templates and constraints",
+        groups: &["templates.gatekeeper.sh", "constraints.gatekeeper.sh"],
+        kinds: &[],
+    },
+    UnsupportedFamily {
+        name: "Kubewarden policies",
+        groups: &["policies.kubewarden.io"],
+        kinds: &[],
+    },
+    UnsupportedFamily {
+        name: "admission webhook configurations",
+        groups: &["admissionregistration.k8s.io"],
+        kinds: &[
+            "ValidatingWebhookConfiguration",
+            "MutatingWebhookConfiguration",
+        ],
+    },
+    UnsupportedFamily {
+        name: "ValidatingAdmissionPolicy and MutatingAdmissionPolicy",
+        groups: &["admissionregistration.k8s.io"],
+        kinds: &[
+            "ValidatingAdmissionPolicy",
+            "ValidatingAdmissionPolicyBinding",
+            "MutatingAdmissionPolicy",
+            "MutatingAdmissionPolicyBinding",
+        ],
+    },
+];
+
+/// The family of policies kadmit does not run that `id` belongs to, if any.
+pub fn unsupported_family(id: &Identity) -> Option<&'static UnsupportedFamily> {
+    UNSUPPORTED_FAMILIES.iter().find(|family| {
+        family.groups.contains(&id.group.as_str())
+            && (family.kinds.is_empty() || family.kinds.contains(&id.kind.as_str()))
+    })
+}
+
 pub fn known_kind(id: &Identity) -> Option<&'static KnownKind> {
     KNOWN_KINDS
         .iter()

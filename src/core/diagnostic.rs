@@ -76,6 +76,11 @@ impl Diagnostic {
         Diagnostic::new(Severity::Warning, Category::Resource, message)
     }
 
+    /// Something the user should know that is neither wrong nor risky.
+    pub fn info(message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(Severity::Info, Category::Resource, message)
+    }
+
     pub fn with_resource(mut self, id: &Identity) -> Diagnostic {
         self.resource = Some(Box::new(id.clone()));
         self

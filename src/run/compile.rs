@@ -2,7 +2,7 @@
 //! turns the configuration items of its family into stages, once, before any resource is
 //! touched.
 
-use crate::core::config::{known_kind, ConfigItem, Family, Mode, KNOWN_KINDS};
+use crate::core::config::{known_kind, unsupported_family, ConfigItem, Family, Mode, KNOWN_KINDS};
 use crate::core::diagnostic::Diagnostic;
 use crate::core::engine::{Configuration, Engine};
 use crate::core::pipeline::Pipeline;
@@ -24,7 +24,7 @@ pub fn compile(
     options: &Options,
 ) -> (Pipeline, Vec<Diagnostic>) {
     let mut pipeline = Pipeline::default();
-    let (usable, mut diagnostics) = check_kinds(items);
+    let (usable, mut diagnostics) = check_kinds(items, options.skip_unsupported);
     let config = Configuration {
         items: &usable,
         crds,
@@ -72,8 +72,13 @@ pub fn compile(
 }
 
 /// The items every engine may see: those of a version kadmit reads. An item of a known
-/// kind in another version, or an unknown `kadmit.dev` kind, is reported.
-fn check_kinds(items: &[ConfigItem]) -> (Vec<&ConfigItem>, Vec<Diagnostic>) {
+/// kind in another version, or an unknown `kadmit.dev` kind, is reported; so is a policy
+/// of a family kadmit does not run, given as configuration (an error, or with
+/// `skip_unsupported` a warning): exit 0 must mean the configured chain ran.
+fn check_kinds(
+    items: &[ConfigItem],
+    skip_unsupported: bool,
+) -> (Vec<&ConfigItem>, Vec<Diagnostic>) {
     let mut usable = Vec::with_capacity(items.len());
     let mut diagnostics = Vec::new();
     for item in items {
@@ -83,6 +88,21 @@ fn check_kinds(items: &[ConfigItem]) -> (Vec<&ConfigItem>, Vec<Diagnostic>) {
                 .with_rule(id.to_string())
                 .with_origin(&item.resource.origin)
         };
+        if let (Some(family), true) = (unsupported_family(id), item.source.is_trusted()) {
+            let message = format!(
+                "{id}: kadmit does not run {}, so this policy would not be applied{}",
+                family.name,
+                match skip_unsupported {
+                    true => " (skipped: --skip-unsupported)",
+                    false => "; remove it from the configuration, or pass --skip-unsupported to go on without it",
+                }
+            );
+            diagnostics.push(match skip_unsupported {
+                true => Diagnostic::warning(message).with_origin(&item.resource.origin),
+                false => report(message),
+            });
+            continue;
+        }
         match known_kind(id) {
             Some(known) if !known.versions.contains(&id.version.as_str()) => {
                 diagnostics.push(report(format!(

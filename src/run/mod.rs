@@ -5,6 +5,7 @@ mod admit;
 mod compile;
 mod intake;
 
+use crate::core::config::unsupported_family;
 use crate::core::diagnostic::{exit_code, has_errors, Diagnostic, Severity};
 
 use crate::core::pipeline::{Change, Context, Operation};
@@ -42,6 +43,9 @@ pub struct Options {
     pub operation: Operation,
     pub annotate: bool,
     pub allow_paths_outside_root: bool,
+    /// `--skip-unsupported`: a policy of a family kadmit does not run, given as
+    /// configuration, is a warning instead of an error.
+    pub skip_unsupported: bool,
     /// `--allow-empty`: a plain stream with no document is a success (writing nothing).
     pub allow_empty: bool,
     /// `--allow-exec`: exec modules may come from the resource stream, not only from
@@ -82,6 +86,7 @@ impl Options {
             allow_paths_outside_root: false,
             allow_exec: false,
             allow_empty: false,
+            skip_unsupported: false,
             cluster_modrules_namespace: "kubemod-system".into(),
             strict: false,
             gatekeeper_annotations: false,
@@ -140,6 +145,29 @@ fn fail_closed(
                 dir.display()
             )));
         }
+    }
+    let unrun: Vec<String> = intake
+        .slots
+        .iter()
+        .filter_map(|slot| slot.id.as_ref())
+        .filter_map(|id| unsupported_family(id).map(|family| (family, id)))
+        .map(|(family, id)| format!("{id}: {}", family.name))
+        .collect();
+    if !unrun.is_empty() {
+        problems.push(Diagnostic::info(format!(
+            "{} polic{} in the stream {} passed through as {}: kadmit does not run {} ({}); \
+             to have kadmit apply policies, give them as configuration of a kind it runs",
+            unrun.len(),
+            if unrun.len() == 1 { "y" } else { "ies" },
+            if unrun.len() == 1 { "was" } else { "were" },
+            if unrun.len() == 1 {
+                "a resource"
+            } else {
+                "resources"
+            },
+            if unrun.len() == 1 { "it" } else { "them" },
+            unrun.join("; ")
+        )));
     }
     if options.mode == Mode::Transform && !options.keep_config {
         for (id, origin) in claimed {
