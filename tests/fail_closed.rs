@@ -237,3 +237,74 @@ fn policies_in_the_stream_pass_through_with_one_info_line() {
         "{stderr}"
     );
 }
+
+#[test]
+fn rules_that_matched_no_object_are_one_info_line_and_in_the_report() {
+    let dir = tempfile::tempdir().unwrap();
+    // The Gatekeeper docs' Pod-targeted Assign, run on Deployments.
+    std::fs::write(
+        dir.path().join("assign.yaml"),
+        "\
+apiVersion: mutations.gatekeeper.sh/v1
+kind: Assign
+metadata:
+  name: always-pull
+spec:
+  applyTo:
+  - groups: [\"\"]
+    kinds: [Pod]
+    versions: [v1]
+  location: \"spec.containers[name:*].imagePullPolicy\"
+  parameters:
+    assign:
+      value: Always
+",
+    )
+    .unwrap();
+    // A misspelt kind in a ModRule's match: it can never match.
+    std::fs::write(
+        dir.path().join("modrule.yaml"),
+        "\
+apiVersion: api.kubemod.io/v1beta1
+kind: ModRule
+metadata:
+  name: owner
+  namespace: default
+spec:
+  type: Patch
+  match:
+  - select: '$.kind'
+    matchValue: Deploymnet
+  patch:
+  - op: add
+    path: /metadata/labels/owner
+    value: platform
+",
+    )
+    .unwrap();
+    let deployment = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: default\nspec:\n  replicas: 1\n";
+    let a = kadmit()
+        .args(["transform", "--config", ".", "--report", "report.json"])
+        .current_dir(dir.path())
+        .write_stdin(deployment)
+        .assert()
+        .success()
+        .stdout(deployment);
+    let stderr = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+    assert_eq!(
+        stderr,
+        "info: 2 rules matched no object: ModRule default/owner, Assign always-pull (applyTo Pod; \
+         the stream has Deployment — Pods of workloads are mutated through ExpansionTemplates in \
+         `kadmit generate`)\n"
+    );
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("report.json")).unwrap()).unwrap();
+    assert_eq!(
+        report["unmatchedRules"],
+        serde_json::json!([
+            {"rule": "ModRule default/owner", "kinds": []},
+            {"rule": "Assign always-pull", "kinds": ["Pod"]},
+        ])
+    );
+    assert_eq!(report["exitCode"], 0, "never an error");
+}

@@ -361,7 +361,10 @@ fn namespace_selector_in_default_needs_no_namespace_object() {
         &(team_pull() + &pod("default", "nginx:1.27")),
     )
     .success();
-    assert!(stderr(&a).is_empty(), "{}", stderr(&a));
+    assert_eq!(
+        stderr(&a),
+        "info: 1 rule matched no object: Assign team-pull\n"
+    );
     assert_eq!(
         pull_policies(find(&docs(&a), "Pod", "web")),
         vec![Value::Null]

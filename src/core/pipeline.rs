@@ -95,9 +95,23 @@ pub struct Mutation {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// A configured rule that matched no object in the whole run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unmatched {
+    /// The rule as the change record names it (`Assign always-pull`).
+    pub rule: String,
+    /// The kinds it applies to, when the rule names them (`applyTo`, `kinds`).
+    pub kinds: Vec<String>,
+}
+
 /// Changes one resource in place and says what it changed.
 pub trait Mutator {
     fn mutate(&self, resource: &mut Resource, cx: &Context) -> Mutation;
+
+    /// After the run: the rules of this stage that matched no object.
+    fn unmatched(&self) -> Vec<Unmatched> {
+        Vec::new()
+    }
 
     /// Whether to run again when later mutators changed the object (the API server's
     /// `reinvocationPolicy: IfNeeded`).
@@ -109,6 +123,11 @@ pub trait Mutator {
 /// Reads one resource and reports what is wrong with it.
 pub trait Validator {
     fn validate(&self, resource: &Resource, cx: &Context) -> Vec<Diagnostic>;
+
+    /// After the run: the rules of this stage that matched no object.
+    fn unmatched(&self) -> Vec<Unmatched> {
+        Vec::new()
+    }
 }
 
 /// What a generator made of one virtual resource.
@@ -177,6 +196,13 @@ impl Pipeline {
     }
 
     /// Runs the admission chain on one resource, in place.
+    /// After the run: every configured rule that matched no object, in stage order.
+    pub fn unmatched(&self) -> Vec<Unmatched> {
+        let mutators = self.mutating.iter().flat_map(|m| m.unmatched());
+        let validators = self.validating.iter().flat_map(|v| v.unmatched());
+        mutators.chain(validators).collect()
+    }
+
     pub fn admit(&self, resource: &mut Resource, cx: &Context) -> Admission {
         let mut record = Admission::default();
         run_mutators(self.defaulting.iter(), resource, cx, &mut record);

@@ -8,7 +8,7 @@ mod intake;
 use crate::core::config::unsupported_family;
 use crate::core::diagnostic::{exit_code, has_errors, Diagnostic, Severity};
 
-use crate::core::pipeline::{Change, Context, Operation};
+use crate::core::pipeline::{Change, Context, Operation, Unmatched};
 use crate::core::resource::{Identity, Origin};
 use crate::engines::generator::discovery::{plugin_roots, Catalog};
 use crate::io::encode::{Encoder, Format};
@@ -16,6 +16,7 @@ use admit::Admitter;
 use intake::Intake;
 use serde_json::{json, Value};
 use std::borrow::Cow;
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 /// The annotation `--annotate` writes: the rules that changed a resource.
@@ -104,6 +105,8 @@ pub struct Outcome {
     pub exit_code: i32,
     /// Per resource: what changed it.
     pub changes: Vec<(Identity, Vec<Change>)>,
+    /// The configured rules that matched no object of the run.
+    pub unmatched: Vec<Unmatched>,
 }
 
 pub fn run(options: Options, stdin: &[u8]) -> Outcome {
@@ -260,8 +263,18 @@ fn run_input(options: Options, stdin: Cow<'_, [u8]>) -> Outcome {
         resultants: pipeline.expander.as_ref().map(|_| Vec::new()),
     };
     let mut encoder = Encoder::with_capacity(format, input_len + input_len / 8);
+    let mut unmatched = Vec::new();
     if !has_errors(&admitter.diagnostics) {
+        let stream_kinds: BTreeSet<String> = intake
+            .slots
+            .iter()
+            .filter_map(|slot| slot.id.as_ref().map(|id| id.kind.clone()))
+            .collect();
         admitter.admit_all(&mut intake, &mut encoder, krm);
+        unmatched = pipeline.unmatched();
+        if let Some(line) = unmatched_summary(&unmatched, &stream_kinds) {
+            admitter.diagnostics.push(line);
+        }
     }
     let Admitter {
         diagnostics,
@@ -294,7 +307,53 @@ fn run_input(options: Options, stdin: Cow<'_, [u8]>) -> Outcome {
         diagnostics,
         exit_code,
         changes,
+        unmatched,
     }
+}
+
+/// Kinds whose pods a Pod-targeted mutator reaches only through ExpansionTemplates.
+const POD_TEMPLATE_KINDS: &[&str] = &[
+    "Deployment",
+    "StatefulSet",
+    "DaemonSet",
+    "ReplicaSet",
+    "Job",
+    "CronJob",
+];
+
+/// One info line for the rules that matched no object: a rule written for a kind the
+/// stream does not have, or a misspelt selector, otherwise passes silently.
+fn unmatched_summary(
+    unmatched: &[Unmatched],
+    stream_kinds: &BTreeSet<String>,
+) -> Option<Diagnostic> {
+    if unmatched.is_empty() {
+        return None;
+    }
+    let described: Vec<String> = unmatched
+        .iter()
+        .map(|u| {
+            if u.kinds.is_empty() || u.kinds.iter().any(|k| k == "*" || stream_kinds.contains(k)) {
+                return u.rule.clone();
+            }
+            let present: Vec<&str> = stream_kinds.iter().map(String::as_str).take(5).collect();
+            let mut hint = format!("{} (applyTo {}", u.rule, u.kinds.join(", "));
+            if !present.is_empty() {
+                hint += &format!("; the stream has {}", present.join(", "));
+            }
+            let workloads = POD_TEMPLATE_KINDS.iter().any(|k| stream_kinds.contains(*k));
+            if u.kinds.iter().any(|k| k == "Pod") && workloads {
+                hint += " — Pods of workloads are mutated through ExpansionTemplates in `kadmit generate`";
+            }
+            hint + ")"
+        })
+        .collect();
+    let count = unmatched.len();
+    Some(Diagnostic::info(format!(
+        "{count} rule{} matched no object: {}",
+        if count == 1 { "" } else { "s" },
+        described.join(", ")
+    )))
 }
 
 /// Exit 127: without a subcommand kadmit only speaks the KRM function protocol.
@@ -307,6 +366,7 @@ fn not_a_resource_list() -> Outcome {
         )],
         exit_code: crate::core::diagnostic::EXIT_UNSUPPORTED,
         changes: Vec::new(),
+        unmatched: Vec::new(),
     }
 }
 
@@ -325,6 +385,10 @@ pub fn report(outcome: &Outcome) -> Value {
                 "name": id.name,
             },
             "changes": changes.iter().map(|c| json!({"path": c.path, "rule": c.rule})).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+        "unmatchedRules": outcome.unmatched.iter().map(|u| json!({
+            "rule": u.rule,
+            "kinds": u.kinds,
         })).collect::<Vec<_>>(),
         "summary": {
             "errors": outcome.diagnostics.iter().filter(|d| d.severity == Severity::Error).count(),

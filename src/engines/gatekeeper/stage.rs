@@ -6,7 +6,7 @@ use super::system::{Outcome, System};
 use crate::core::config::ConfigItem;
 use crate::core::diagnostic::Diagnostic;
 use crate::core::kinds::Scope;
-use crate::core::pipeline::{Change, Context, Mutation, Mutator, Operation};
+use crate::core::pipeline::{Change, Context, Mutation, Mutator, Operation, Unmatched};
 use crate::core::resource::Resource;
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -98,6 +98,22 @@ impl Mutator for Stage {
                     .with_origin(&resource.origin)],
             },
         }
+    }
+
+    fn unmatched(&self) -> Vec<Unmatched> {
+        let mutators = self.system.mutators().iter().enumerate();
+        mutators
+            .filter(|(index, _)| !self.system.has_matched(*index))
+            .map(|(index, mutator)| Unmatched {
+                rule: self.rules[index].clone(),
+                kinds: mutator
+                    .apply_to
+                    .iter()
+                    .flatten()
+                    .flat_map(|a| a.kinds.iter().cloned())
+                    .collect(),
+            })
+            .collect()
     }
 }
 

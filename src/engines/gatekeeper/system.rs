@@ -9,11 +9,14 @@ use super::mutators::{Mutator, Request};
 use super::Gvk;
 use serde_json::Value;
 use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The registered mutators, in Gatekeeper's order.
 #[derive(Default)]
 pub struct System {
     mutators: Vec<Mutator>,
+    /// Whether each mutator (by index) matched any object of the run.
+    matched: Vec<AtomicBool>,
     schemas: Schemas,
 }
 
@@ -52,7 +55,14 @@ impl System {
         self.mutators.retain(|m| m.id != mutator.id);
         let at = self.mutators.partition_point(|m| m.id < mutator.id);
         self.mutators.insert(at, mutator);
+        self.matched
+            .resize_with(self.mutators.len(), AtomicBool::default);
         Ok(())
+    }
+
+    /// Whether the mutator at `index` has matched any object so far.
+    pub fn has_matched(&self, index: usize) -> bool {
+        self.matched[index].load(Ordering::Relaxed)
     }
 
     /// Runs the convergence loop on `object` in place. On error the object keeps the
@@ -91,6 +101,7 @@ impl System {
                 if !matches {
                     continue;
                 }
+                self.matched[index].store(true, Ordering::Relaxed);
                 let mutated = mutator.mutate(object, &mut edits).map_err(|e| {
                     format!(
                         "mutation for mutator {} failed for {}: {e}",

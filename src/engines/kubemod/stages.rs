@@ -5,7 +5,7 @@ use super::rule::{self, RuleType};
 use super::store::{Request, Store};
 use crate::core::config::ConfigItem;
 use crate::core::diagnostic::Diagnostic;
-use crate::core::pipeline::{Change, Context, Mutation, Mutator, Validator};
+use crate::core::pipeline::{Change, Context, Mutation, Mutator, Unmatched, Validator};
 use crate::core::resource::Resource;
 use serde_json::Map;
 use std::sync::Arc;
@@ -109,6 +109,10 @@ impl Mutator for Patcher {
             diagnostics,
         }
     }
+
+    fn unmatched(&self) -> Vec<Unmatched> {
+        unmatched(&self.store, RuleType::Patch)
+    }
 }
 
 struct Rejecter {
@@ -134,4 +138,20 @@ impl Validator for Rejecter {
             })
             .collect()
     }
+
+    fn unmatched(&self) -> Vec<Unmatched> {
+        unmatched(&self.store, RuleType::Reject)
+    }
+}
+
+/// ModRules select with their own language, not by kind: only the rule is named.
+fn unmatched(store: &Store, rule_type: RuleType) -> Vec<Unmatched> {
+    store
+        .unmatched(rule_type)
+        .into_iter()
+        .map(|rule| Unmatched {
+            rule,
+            kinds: Vec::new(),
+        })
+        .collect()
 }

@@ -11,6 +11,7 @@ use serde_json::{json, Map, Value};
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 pub const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
 
@@ -43,6 +44,8 @@ pub struct Store {
     select_ids: Vec<Vec<usize>>,
     distinct_selects: usize,
     cluster_namespace: String,
+    /// Whether each rule (by index) matched any object of the run.
+    matched: Vec<AtomicBool>,
 }
 
 /// The select results on one document, each evaluated when first needed.
@@ -80,6 +83,7 @@ impl Store {
         let mut by_tier: Vec<usize> = (0..rules.len()).collect();
         by_tier.sort_by_key(|&i| rules[i].tier);
         Store {
+            matched: rules.iter().map(|_| AtomicBool::default()).collect(),
             rules,
             by_tier,
             select_ids,
@@ -98,7 +102,8 @@ impl Store {
     /// Whether every match item of rule `index` matches (KubeMod `IsMatch`).
     fn is_match(&self, index: usize, evaluations: &mut Evaluations) -> bool {
         let rule = &self.rules[index];
-        rule.matches
+        let matched = rule
+            .matches
             .iter()
             .zip(&self.select_ids[index])
             .all(|(item, &id)| {
@@ -106,7 +111,23 @@ impl Store {
                 let result =
                     evaluations.results[id].get_or_insert_with(|| item.select.evaluate(doc));
                 item_outcome(item, result)
+            });
+        if matched {
+            self.matched[index].store(true, Ordering::Relaxed);
+        }
+        matched
+    }
+
+    /// After the run: the labels of the rules of `rule_type` that matched no object.
+    pub fn unmatched(&self, rule_type: RuleType) -> Vec<String> {
+        self.rules
+            .iter()
+            .zip(&self.matched)
+            .filter(|(rule, matched)| {
+                rule.rule_type == rule_type && !matched.load(Ordering::Relaxed)
             })
+            .map(|(rule, _)| rule.label())
+            .collect()
     }
 
     pub fn is_empty(&self) -> bool {

@@ -124,6 +124,7 @@ fn compile(
             runner,
             requester: requester.clone(),
             spec,
+            matched: Default::default(),
         };
         if stage.spec.mutating {
             pipeline.mutating.push(Box::new(stage));

@@ -12,11 +12,12 @@ use super::review::{
 use super::spec::{ModuleSpec, Protocol};
 use crate::core::diagnostic::Diagnostic;
 use crate::core::kinds::Scope;
-use crate::core::pipeline::{Change, Context, Mutation, Mutator, Validator};
+use crate::core::pipeline::{Change, Context, Mutation, Mutator, Unmatched, Validator};
 use crate::core::resource::Resource;
 use kadmit_jsonpatch::diff::changed_paths;
 use kadmit_match::matching::Target;
 use serde_json::Value;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A compiled `AdmissionModule`.
 pub struct ModuleStage {
@@ -27,6 +28,8 @@ pub struct ModuleStage {
     pub spec: ModuleSpec,
     pub runner: Runner,
     pub requester: Requester,
+    /// Whether the module's `match` took any object of the run.
+    pub matched: AtomicBool,
 }
 
 /// What admission of one resource by one module came to.
@@ -71,7 +74,7 @@ impl ModuleStage {
             source: "",
         };
         match self.spec.matcher.matches(&target) {
-            Ok(true) => {}
+            Ok(true) => self.matched.store(true, Ordering::Relaxed),
             Ok(false) => return Ok(None),
             Err(e) => {
                 return Err(self.problem(resource, format!("{}: spec.match: {e}", self.describe())))
@@ -147,7 +150,23 @@ impl ModuleStage {
     }
 }
 
+impl ModuleStage {
+    fn unmatched_rule(&self) -> Vec<Unmatched> {
+        match self.matched.load(Ordering::Relaxed) {
+            true => Vec::new(),
+            false => vec![Unmatched {
+                rule: self.rule.clone(),
+                kinds: Vec::new(),
+            }],
+        }
+    }
+}
+
 impl Mutator for ModuleStage {
+    fn unmatched(&self) -> Vec<Unmatched> {
+        self.unmatched_rule()
+    }
+
     fn mutate(&self, resource: &mut Resource, cx: &Context) -> Mutation {
         let mut mutation = Mutation::default();
         let answer = match self.consult(resource, cx) {
@@ -184,6 +203,10 @@ impl Mutator for ModuleStage {
 }
 
 impl Validator for ModuleStage {
+    fn unmatched(&self) -> Vec<Unmatched> {
+        self.unmatched_rule()
+    }
+
     fn validate(&self, resource: &Resource, cx: &Context) -> Vec<Diagnostic> {
         let mut diagnostics = Vec::new();
         match self.consult(resource, cx) {
