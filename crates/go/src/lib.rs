@@ -15,7 +15,9 @@
 //! - [`strconv`]: integer and float parsing, quoting and unquoting;
 //! - [`fmt`], [`fmtfloat`]: `%v` of JSON values and `strconv.FormatFloat`;
 //! - [`json`]: `encoding/json`'s `Marshal` of decoded values;
-//! - [`convert`]: float-to-integer conversions as they behave on amd64.
+//! - [`convert`]: float-to-integer conversions as they behave on amd64;
+//! - [`url`]: `net/url`'s `Parse` and `ParseRequestURI` with their `*url.Error` texts,
+//!   and the accessors of the parsed URL.
 
 pub mod convert;
 pub mod fmt;
@@ -24,3 +26,4 @@ pub mod json;
 pub mod regexp;
 pub mod strconv;
 pub mod time;
+pub mod url;
