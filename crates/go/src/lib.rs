@@ -11,8 +11,8 @@
 //! - [`regexp`]: `regexp.Compile` (RE2 syntax with Perl flags, Go's `regexp/syntax`
 //!   parser and its error texts), matching on the `regex` crate;
 //! - [`time`]: `time.Parse` with Go's layouts and `*time.ParseError` texts, `Time.String()`,
-//!   `time.ParseDuration`;
-//! - [`strconv`]: integer and float parsing, quoting and unquoting;
+//!   `Time.Format(time.RFC3339Nano)`, `time.ParseDuration`;
+//! - [`strconv`]: integer, float and bool parsing, quoting and unquoting;
 //! - [`fmt`], [`fmtfloat`]: `%v` of JSON values and `strconv.FormatFloat`;
 //! - [`json`]: `encoding/json`'s `Marshal` of decoded values;
 //! - [`convert`]: float-to-integer conversions as they behave on amd64;
