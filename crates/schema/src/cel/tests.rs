@@ -272,6 +272,19 @@ fn a_conversion_of_a_constant_fails_when_the_program_is_built() {
             "{rule}"
         );
     }
+    // In a messageExpression the API server words it differently.
+    let schema = Schema::from_value(&json!({
+        "type": "object",
+        "x-kubernetes-validations": [{"rule": "true", "messageExpression": "string(int('x'))"}]
+    }))
+    .unwrap();
+    let errors = compile(&schema).unwrap_err();
+    assert!(
+        errors[0].to_string().ends_with(
+            ": messageExpression instantiation failed: type conversion error from 'string' to 'int'"
+        ),
+        "{errors:?}"
+    );
     // A compile error anywhere comes first.
     let errors = run("int('x') == 1 && self.nope", json!({}));
     assert!(errors[0].contains("compilation failed"), "{errors:?}");
