@@ -457,6 +457,70 @@ fn string_functions_are_charged_and_cannot_exhaust_memory() {
     with_crd(&crd(replace, string), &[], &gadget(1000, 0)).success();
 }
 
+/// Regression: `isURL` accepted what Go's `url.ParseRequestURI` refuses, `url()` did not
+/// fail there, and conversions of bad strings printed cel-rust's texts (`string parse
+/// error: ...`, a Rust debug dump for `duration`). Each now reads as the API server's.
+#[test]
+fn url_and_conversion_errors_read_as_the_api_servers() {
+    let field = |name: &str, rule: &str| {
+        format!("              {name}:\n                type: string\n                x-kubernetes-validations:\n                - rule: \"{rule}\"\n")
+    };
+    let crd = gadget_crd(&format!(
+        "            type: object\n            properties:\n{}{}{}{}{}",
+        field("endpoint", "isURL(self)"),
+        field("callback", "url(self).getScheme() == 'https'"),
+        field("replicas", "int(self) > 0"),
+        field("timeout", "duration(self) < duration('1h')"),
+        field("enabled", "bool(self) || !bool(self)"),
+    ));
+    let gadget = |endpoint: &str, callback: &str, replicas: &str, timeout: &str, enabled: &str| {
+        format!(
+            "apiVersion: example.com/v1\nkind: Gadget\nmetadata:\n  name: g\nspec:\n  endpoint: '{endpoint}'\n  callback: '{callback}'\n  replicas: '{replicas}'\n  timeout: '{timeout}'\n  enabled: '{enabled}'\n"
+        )
+    };
+    // What Go accepts passes: an absolute path, strconv's and ParseDuration's spellings.
+    with_crd(
+        &crd,
+        &[],
+        &gadget("/healthz", "https://example.com/cb#x", "+3", ".5h", "T"),
+    )
+    .success();
+    for endpoint in ["http://a b", "http://x#y@z", "http://%zz", "#%blah$#@"] {
+        let input = gadget(endpoint, "https://example.com/", "3", "30m", "true");
+        let a = with_crd(&crd, &[], &input).code(1).stdout("");
+        let line = format!(
+            r#"The Gadget "g" is invalid: spec.endpoint: Invalid value: {}: failed rule: isURL(self)"#,
+            json!(endpoint)
+        );
+        contains_all(&stderr(&a), &[&line]);
+    }
+    let a = with_crd(&crd, &[], &gadget("/", "http://a b", "acd", "abc", "yes"))
+        .code(1)
+        .stdout("");
+    contains_all(
+        &stderr(&a),
+        &[
+            r#"spec.callback: Invalid value: "string": URL parse error during conversion from string: parse "http://a b": invalid character " " in host name evaluating rule: url(self).getScheme() == 'https'"#,
+            r#"spec.replicas: Invalid value: "string": type conversion error from 'string' to 'int' evaluating rule: int(self) > 0"#,
+            r#"spec.timeout: Invalid value: "string": type conversion error from 'string' to 'google.protobuf.Duration' evaluating rule: duration(self) < duration('1h')"#,
+            r#"spec.enabled: Invalid value: "string": type conversion error from 'string' to 'bool' evaluating rule: bool(self) || !bool(self)"#,
+        ],
+    );
+    // A conversion of a constant fails when the API server builds the program: the CRD is
+    // refused.
+    let constant = gadget_crd(&format!(
+        "            type: object\n            properties:\n{}",
+        field("replicas", "int('acd') == 1"),
+    ));
+    let a = with_crd(&constant, &[], GADGET).code(2).stdout("");
+    contains_all(
+        &stderr(&a),
+        &[
+            r#"spec.validation.openAPIV3Schema.properties[spec].properties[replicas].x-kubernetes-validations[0].rule: Invalid value: {"rule":"int('acd') == 1"}: program instantiation failed: type conversion error from 'string' to 'int'"#,
+        ],
+    );
+}
+
 // --- Defaults --------------------------------------------------------------------------------
 
 #[test]

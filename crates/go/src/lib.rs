@@ -11,11 +11,13 @@
 //! - [`regexp`]: `regexp.Compile` (RE2 syntax with Perl flags, Go's `regexp/syntax`
 //!   parser and its error texts), matching on the `regex` crate;
 //! - [`time`]: `time.Parse` with Go's layouts and `*time.ParseError` texts, `Time.String()`,
-//!   `time.ParseDuration`;
-//! - [`strconv`]: integer and float parsing, quoting and unquoting;
+//!   `Time.Format(time.RFC3339Nano)`, `time.ParseDuration`;
+//! - [`strconv`]: integer, float and bool parsing, quoting and unquoting;
 //! - [`fmt`], [`fmtfloat`]: `%v` of JSON values and `strconv.FormatFloat`;
 //! - [`json`]: `encoding/json`'s `Marshal` of decoded values;
-//! - [`convert`]: float-to-integer conversions as they behave on amd64.
+//! - [`convert`]: float-to-integer conversions as they behave on amd64;
+//! - [`url`]: `net/url`'s `Parse` and `ParseRequestURI` with their `*url.Error` texts,
+//!   and the accessors of the parsed URL.
 
 pub mod convert;
 pub mod fmt;
@@ -24,3 +26,4 @@ pub mod json;
 pub mod regexp;
 pub mod strconv;
 pub mod time;
+pub mod url;

@@ -1,8 +1,8 @@
-//! The parts of Go's `strconv` that the template engine and the select language need:
-//! numbers (`ParseInt`/`ParseUint` with base prefixes and `_` separators, `Atoi`,
-//! `ParseFloat`), string and character literals (`Unquote`, `UnquoteChar`) and quoting
-//! (`Quote`, `QuoteToASCII`, `QuoteRune`, `CanBackquote`) with Go's idea of a printable
-//! rune.
+//! The parts of Go's `strconv` that the template engine, the select language and CEL's
+//! conversions need: numbers (`ParseInt`/`ParseUint` with base prefixes and `_`
+//! separators, `Atoi`, `ParseFloat`), `ParseBool`, string and character literals
+//! (`Unquote`, `UnquoteChar`) and quoting (`Quote`, `QuoteToASCII`, `QuoteRune`,
+//! `CanBackquote`) with Go's idea of a printable rune.
 
 /// `strconv.ParseUint(s, base, 64)`; base 0 reads a `0x`, `0o`, `0b` or `0` prefix and
 /// allows `_` between digits. `None` on a syntax or range error.
@@ -77,6 +77,15 @@ pub fn atoi(s: &str) -> Option<i64> {
     parse_int(s, 10)
 }
 
+/// `strconv.ParseBool`: `1 t T TRUE true True` and `0 f F FALSE false False`.
+pub fn parse_bool(s: &str) -> Option<bool> {
+    match s {
+        "1" | "t" | "T" | "TRUE" | "true" | "True" => Some(true),
+        "0" | "f" | "F" | "FALSE" | "false" | "False" => Some(false),
+        _ => None,
+    }
+}
+
 /// Go's rule for `_` in number literals: only between digits, or after a base prefix.
 fn underscore_ok(s: &str) -> bool {
     let mut s = s.as_bytes();
@@ -120,6 +129,10 @@ pub enum FloatSyntax {
     /// Text handed to `ParseFloat` at run time (the select language): `Inf`,
     /// `Infinity` (either signed) and an unsigned `NaN`, any case; no `_`.
     Text,
+    /// Exactly `strconv.ParseFloat(s, 64)` (CEL's `double(string)`): [`Text`](Self::Text)'s
+    /// infinities and `NaN`, and `_` between digits or after a base prefix, as Go's
+    /// `readFloat` and `underscoreOK` allow (`1_000.5`, `0x_1p4`).
+    Go,
 }
 
 /// `strconv.ParseFloat(s, 64)`: `None` where Go returns an error, including a finite
@@ -127,7 +140,7 @@ pub enum FloatSyntax {
 pub fn parse_float(s: &str, syntax: FloatSyntax) -> Option<f64> {
     let cleaned: String;
     let mut text = s;
-    if syntax == FloatSyntax::Literal && s.contains('_') {
+    if matches!(syntax, FloatSyntax::Literal | FloatSyntax::Go) && s.contains('_') {
         if !underscore_ok(s) {
             return None;
         }
@@ -139,7 +152,7 @@ pub fn parse_float(s: &str, syntax: FloatSyntax) -> Option<f64> {
         Some(b'-') => (true, &text[1..]),
         _ => (false, text),
     };
-    if syntax == FloatSyntax::Text {
+    if matches!(syntax, FloatSyntax::Text | FloatSyntax::Go) {
         let lower = body.to_ascii_lowercase();
         if lower == "inf" || lower == "infinity" {
             return Some(if neg {
@@ -396,7 +409,7 @@ pub fn can_backquote(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use FloatSyntax::{Literal, Text};
+    use FloatSyntax::{Go, Literal, Text};
 
     #[test]
     fn integers_like_go() {
@@ -432,7 +445,7 @@ mod tests {
 
     #[test]
     fn floats_like_go() {
-        for syntax in [Literal, Text] {
+        for syntax in [Literal, Text, Go] {
             assert_eq!(parse_float("80", syntax), Some(80.0));
             assert_eq!(parse_float("1.5", syntax), Some(1.5));
             assert_eq!(parse_float(".5", syntax), Some(0.5));
@@ -474,6 +487,46 @@ mod tests {
         assert_eq!(parse_float("+NaN", Text), None);
         assert_eq!(parse_float("1_0", Text), None);
         assert_eq!(parse_float("0x1_0p0", Text), None);
+    }
+
+    /// `atof_test.go`'s underscore and special rows, for `ParseFloat` itself.
+    #[test]
+    fn parse_float_takes_separators_and_infinities() {
+        assert_eq!(parse_float("1_23.50_0_0e+1_2", Go), Some(1.235e14));
+        assert_eq!(parse_float("0x_1_2.3_4_5p+1_2", Go), Some(74565.0));
+        for bad in [
+            "-_123.5e+12",
+            "+_123.5e+12",
+            "_123.5e+12",
+            "1__23.5e+12",
+            "123_.5e+12",
+            "123._5e+12",
+            "123.5_e+12",
+            "123.5e_+12",
+            "123.5e+_12",
+            "123.5e+12_",
+        ] {
+            assert_eq!(parse_float(bad, Go), None, "{bad:?}");
+        }
+        assert_eq!(parse_float("-Inf", Go), Some(f64::NEG_INFINITY));
+        assert_eq!(parse_float("infinity", Go), Some(f64::INFINITY));
+        assert!(parse_float("NaN", Go).is_some_and(f64::is_nan));
+        assert_eq!(parse_float("-NaN", Go), None);
+        assert_eq!(parse_float("infin", Go), None);
+        assert_eq!(parse_float("1e400", Go), None);
+    }
+
+    #[test]
+    fn bools_like_go() {
+        for t in ["1", "t", "T", "TRUE", "true", "True"] {
+            assert_eq!(parse_bool(t), Some(true), "{t}");
+        }
+        for f in ["0", "f", "F", "FALSE", "false", "False"] {
+            assert_eq!(parse_bool(f), Some(false), "{f}");
+        }
+        for bad in ["", "tRUE", "yes", " true", "2", "truE"] {
+            assert_eq!(parse_bool(bad), None, "{bad:?}");
+        }
     }
 
     #[test]

@@ -49,6 +49,35 @@ impl Time {
     }
 }
 
+impl Time {
+    /// `Time.Format(time.RFC3339Nano)`: `2006-01-02T15:04:05.999999999Z07:00`, the
+    /// fraction without trailing zeros, `Z` for a zero offset. Years 0 to 9999.
+    pub fn format_rfc3339_nano(&self) -> String {
+        let local = self.unix + i64::from(self.offset);
+        let (year, month, day) = civil_from_days(local.div_euclid(86_400));
+        let secs = local.rem_euclid(86_400);
+        let mut out = format!(
+            "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}",
+            secs / 3600,
+            secs % 3600 / 60,
+            secs % 60
+        );
+        if self.nanos > 0 {
+            let fraction = format!("{:09}", self.nanos);
+            out.push('.');
+            out.push_str(fraction.trim_end_matches('0'));
+        }
+        if self.offset == 0 {
+            out.push('Z');
+        } else {
+            let sign = if self.offset < 0 { '-' } else { '+' };
+            let minutes = self.offset.abs() / 60;
+            out.push_str(&format!("{sign}{:02}:{:02}", minutes / 60, minutes % 60));
+        }
+        out
+    }
+}
+
 /// Go's `Time.String()`: `2006-01-02 15:04:05.999999999 -0700 MST`, the zone's name
 /// replaced by the offset for an unnamed zone.
 impl fmt::Display for Time {

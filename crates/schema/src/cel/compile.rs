@@ -1,15 +1,20 @@
 //! From rule text to an evaluable expression tree: parsing with the environment's macros,
 //! the cost estimate (see `cost`), then kadmit's rewriting: two-variable comprehensions
 //! (`all(i, v, p)`, `transformMap`, ...) expanded into single-variable ones, cost charges
-//! inserted (see `cost`), and literal arguments checked the way Kubernetes checks them when
-//! compiling (durations, timestamps, regular expressions).
+//! inserted (see `cost`), calls of the type conversions `int`, `uint`, `double`, `bool`,
+//! `duration` and `timestamp` pointed at cel-go's versions (see `convert`), and literal
+//! arguments checked the way Kubernetes checks them when compiling (durations, timestamps,
+//! regular expressions) and when instantiating the program (a conversion of a constant,
+//! which cel-go's `OptOptimize` evaluates then, and `find` patterns).
 
 use super::checker::{self, Ty};
+use super::convert;
 use super::cost;
 use super::env::{
     self, ADD_COST, BUILT, CONTAINS_COST, COST, COUNT, JOIN_COST, MAP_INSERT, MAP_MERGE, PAIRS,
     PREFIX_COST, REPLACE_COST, SPLIT_COST, STR_COST, TICK,
 };
+use super::errors::go_text;
 use super::library::regex::compile_go;
 use super::library::time::is_go_duration;
 use crate::schema::Schema;
@@ -30,7 +35,8 @@ pub struct Expression {
 }
 
 /// Compiles `source` for `self` of type `this` (the value of `schema`, at a resource root
-/// or not); the error is Kubernetes' text (`compilation failed: ERROR: ...`).
+/// or not); the error is Kubernetes' text (`compilation failed: ERROR: ...`, or
+/// `program instantiation failed: ...` when only building the program fails).
 pub fn compile(
     source: &str,
     this: &Ty,
@@ -46,6 +52,7 @@ pub fn compile(
         info: &info,
         next_id: 1 << 40,
         problem: None,
+        instantiation: None,
         uses_old_self: false,
     };
     if let Err((id, message)) = checker::check(&tree, this) {
@@ -53,7 +60,8 @@ pub fn compile(
     }
     let estimated_cost = cost::estimate(&tree, schema, resource_root);
     rewriter.rewrite(&mut tree);
-    match rewriter.problem {
+    // cel-go plans the program only once the expression compiled.
+    match rewriter.problem.or(rewriter.instantiation) {
         Some(problem) => Err(problem),
         None => Ok(Expression {
             tree,
@@ -67,7 +75,11 @@ struct Rewriter<'a> {
     source: &'a str,
     info: &'a SourceInfo,
     next_id: u64,
+    /// The first compile error.
     problem: Option<String>,
+    /// The first error of instantiating the program (`Env.Program`), reported when the
+    /// expression compiled.
+    instantiation: Option<String>,
     uses_old_self: bool,
 }
 
@@ -145,6 +157,14 @@ impl Rewriter<'_> {
                     }
                 }
                 self.check_literals(call);
+                if call.target.is_none()
+                    && call.args.len() == 1
+                    && convert::is_conversion(&call.func_name)
+                {
+                    point_conversion(call);
+                    self.fold_conversion(expr);
+                    return;
+                }
                 if is_namespace(call, "lists", "range") {
                     if let Some(n) = call.args.first_mut() {
                         self.wrap(COUNT, n);
@@ -305,20 +325,21 @@ impl Rewriter<'_> {
                 self.fail(arg.id, "invalid duration argument");
             }
             ("timestamp", false, 1) => {
+                // cel-go's ValidateTimestampLiterals evaluates the conversion.
+                let converted = |arg: Box<dyn cel::common::value::Val>| {
+                    env::call_global(convert::TIMESTAMP, vec![arg]).is_ok()
+                };
                 let valid = match &arg.expr {
-                    Expr::Literal(LiteralValue::String(s)) => env::call_global(
-                        "timestamp",
-                        vec![Box::new(CelString::from(s.inner().to_owned()))],
-                    )
-                    .is_ok(),
+                    Expr::Literal(LiteralValue::String(s)) => {
+                        converted(Box::new(CelString::from(s.inner().to_owned())))
+                    }
                     Expr::Literal(LiteralValue::Int(i)) => {
-                        env::call_global("timestamp", vec![Box::new(CelInt::from(*i.inner()))])
-                            .is_ok()
+                        converted(Box::new(CelInt::from(*i.inner())))
                     }
                     _ => true,
                 };
                 if !valid {
-                    self.fail(arg.id, "invalid timestamp");
+                    self.fail(arg.id, "invalid timestamp argument");
                 }
             }
             ("matches", true, 1) if text.as_deref().is_some_and(|p| compile_go(p).is_err()) => {
@@ -334,12 +355,32 @@ impl Rewriter<'_> {
             }
             ("find" | "findAll", true, _) => {
                 if let Some(Err(e)) = text.as_deref().map(compile_go) {
-                    if self.problem.is_none() {
-                        self.problem = Some(format!("program instantiation failed: {e}"));
-                    }
+                    self.instantiation_failed(&e.to_string());
                 }
             }
             _ => {}
+        }
+    }
+
+    fn instantiation_failed(&mut self, error: &str) {
+        if self.instantiation.is_none() {
+            self.instantiation = Some(format!("program instantiation failed: {error}"));
+        }
+    }
+
+    /// cel-go's `OptOptimize` (which Kubernetes sets) evaluates a type conversion of a
+    /// constant when it plans the program (`maybeOptimizeConstUnary`): an error there is
+    /// `program instantiation failed: <error>`, whether or not the call would run.
+    fn fold_conversion(&mut self, expr: &IdedExpr) {
+        let Expr::Call(call) = &expr.expr else {
+            return;
+        };
+        if self.instantiation.is_some() || !call.args.iter().all(constant) {
+            return;
+        }
+        let context = cel::Context::with_env(env::env());
+        if let Err(e) = cel::Value::resolve_val(expr, &context) {
+            self.instantiation_failed(&go_text(&e));
         }
     }
 
@@ -549,6 +590,29 @@ fn literal_type(literal: &LiteralValue) -> &'static str {
         LiteralValue::Null => "null_type",
         LiteralValue::String(_) => "string",
         LiteralValue::UInt(_) => "uint",
+    }
+}
+
+/// Points a global call of `int`, `uint`, `double`, `bool`, `duration` or `timestamp` with
+/// one argument at cel-go's version of it (see `convert`).
+fn point_conversion(call: &mut CallExpr) {
+    if let Some(internal) = convert::internal_name(&call.func_name) {
+        call.func_name = internal.to_owned();
+    }
+}
+
+/// A constant for cel-go's planner: a literal, or a type conversion of a constant (which
+/// the planner has already folded).
+fn constant(expr: &IdedExpr) -> bool {
+    match &expr.expr {
+        Expr::Literal(_) => true,
+        Expr::Call(call) => {
+            call.target.is_none()
+                && call.args.len() == 1
+                && convert::is_conversion(&call.func_name)
+                && constant(&call.args[0])
+        }
+        _ => false,
     }
 }
 

@@ -1,7 +1,9 @@
 //! The CEL environment of CRD rules: the standard library, cel-go's strings and lists
 //! extensions, the Kubernetes libraries, and the internal functions kadmit's rewriting of
-//! the expression tree calls (their names start with `@`, which CEL source cannot spell).
+//! the expression tree calls (their names start with `@`, which CEL source cannot spell),
+//! among them cel-go's type conversions (`convert`).
 
+use super::convert;
 use super::cost;
 use super::library;
 use cel::common::types::{
@@ -92,6 +94,7 @@ fn build() -> Result<Env, cel::DeclarationError> {
     env.add_overload(PREFIX_COST, PREFIX_COST, dyn2(), prefix_cost)?;
     env.add_overload(ADD_COST, ADD_COST, vec![DYN_TYPE], add_cost)?;
     env.add_overload(BUILT, BUILT, vec![DYN_TYPE], built)?;
+    convert::register(&mut env)?;
     library::register(&mut env)?;
     Ok(env)
 }

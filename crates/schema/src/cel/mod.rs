@@ -2,16 +2,20 @@
 //! create the way `apiextensions-apiserver/pkg/apiserver/schema/cel/validation.go` does
 //! (reference §7). The interpreter is the `cel` crate; kadmit adds the Kubernetes value
 //! model (`value`, `klist`), libraries (`library`), two-variable comprehensions and cost
-//! charges (`compile`, `cost`), and cel-go's error texts (`errors`).
+//! charges (`compile`, `cost`), and cel-go's type conversions (`convert`) and error texts
+//! (`errors`).
 
 mod checker;
 mod compile;
+mod convert;
 mod cost;
 mod env;
 mod errors;
 mod klist;
 mod library;
 mod rules;
+#[cfg(test)]
+mod tests;
 mod validate;
 mod value;
 

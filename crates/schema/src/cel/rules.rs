@@ -228,7 +228,10 @@ fn compile_rule(
             Err(e) => errors.push(FieldError::invalid(
                 child(at, "messageExpression"),
                 rule_json(rule),
-                format!("messageExpression {e}"),
+                match e.strip_prefix("program instantiation failed: ") {
+                    Some(why) => format!("messageExpression instantiation failed: {why}"),
+                    None => format!("messageExpression {e}"),
+                },
             )),
             Ok(p) => {
                 if let Some(e) = this.cost_error(p, "estimated messageExpression cost") {

@@ -55,6 +55,8 @@ fn uri() {
             "http://[fe80::1%25en0]:80/",
             "http:",
             "a+b://x/",
+            "http://a/b c",
+            "http://x/?a#%zz",
         ],
         &[
             "",
@@ -67,6 +69,10 @@ fn uri() {
             "http://h%41/",
             "/tab\there",
             "1http://x",
+            "http://a b",
+            "http://x#y@z",
+            "http://%zz",
+            "#%blah$#@",
         ],
     );
     assert!(

@@ -2,6 +2,7 @@
 //! they are the values `timestamp()` and `duration()` make; plus the Go syntax checks that
 //! Kubernetes applies to literal arguments of those functions.
 
+use super::super::convert::duration_from_nanos;
 use super::super::env::call_global;
 use cel::common::types::CelString;
 use cel::common::value::Val;
@@ -14,8 +15,8 @@ pub fn timestamp_from_rfc3339(s: &str) -> Option<Box<dyn Val>> {
 /// A duration in Go's `time.ParseDuration` syntax, or strfmt's `<n><unit>` with days and
 /// weeks.
 pub fn duration_from_go(s: &str) -> Option<Box<dyn Val>> {
-    if is_go_duration(s) {
-        return call_global("duration", vec![Box::new(CelString::from(s.to_owned()))]).ok();
+    if let Some(ns) = kadmit_go::time::parse_duration(s) {
+        return duration_from_nanos(ns);
     }
     let s = s.trim();
     let digits = s.chars().take_while(char::is_ascii_digit).count();

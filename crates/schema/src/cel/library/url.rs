@@ -1,24 +1,25 @@
-//! Kubernetes' `library.URLs`: `url(s)`, `isURL(s)` and the getters of `kubernetes.URL`,
-//! following Go's `net/url.ParseRequestURI` (an absolute URI or an absolute path).
+//! Kubernetes' `library.URLs` (`apiserver/pkg/cel/library/urls.go`): `url(s)`, `isURL(s)`
+//! and the getters of `kubernetes.URL`, on the port of Go's `net/url` in `kadmit-go`.
+//!
+//! `isURL(s)` is `url.ParseRequestURI(s) == nil`: an absolute URI or an absolute path.
+//! `url(s)` fails where `ParseRequestURI` fails, then reads the URL with `url.Parse`
+//! (which cuts a `#fragment` that `ParseRequestURI` leaves in the path or query), with the
+//! API server's text: `URL parse error during conversion from string: parse "...": ...`.
 
 use super::{out, str_arg, Out};
 use cel::common::types::{Type, STRING_TYPE};
 use cel::common::value::CowVal;
 use cel::objects::Opaque;
 use cel::{DeclarationError, Env, ExecutionError, Value};
+use kadmit_go::url as gourl;
 use std::collections::HashMap;
 use std::sync::Arc;
 
 const TYPE_NAME: &str = "kubernetes.URL";
 
-/// A parsed URL.
+/// A parsed URL (Go's `*url.URL` from `url.Parse`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Url {
-    scheme: String,
-    host: String,
-    path: String,
-    raw_query: String,
-}
+pub struct Url(gourl::Url);
 
 impl Opaque for Url {
     fn runtime_type_name(&self) -> &str {
@@ -45,114 +46,17 @@ pub fn register(env: &mut Env) -> Result<(), DeclarationError> {
     Ok(())
 }
 
-/// `url(s)`: validated with Go's `url.ParseRequestURI`, then read like `url.Parse`, which
-/// drops a `#fragment` that `ParseRequestURI` would leave in the path or query.
+/// `url(s)`: the URL, or the API server's error text.
 pub fn parse(raw: &str) -> Result<Url, String> {
-    parse_request_uri(raw)?;
-    parse_request_uri(raw.split_once('#').map_or(raw, |(before, _)| before))
+    let conversion =
+        |e: gourl::Error| format!("URL parse error during conversion from string: {e}");
+    gourl::parse_request_uri(raw).map_err(conversion)?;
+    gourl::parse(raw).map(Url).map_err(conversion)
 }
 
-/// Go's `url.ParseRequestURI`.
-fn parse_request_uri(raw: &str) -> Result<Url, String> {
-    let fail = |why: &str| Err(format!("parse {raw:?}: {why}"));
-    if raw.bytes().any(|b| b < 0x20 || b == 0x7f) {
-        return fail("net/url: invalid control character in URL");
-    }
-    let (scheme, rest) = split_scheme(raw).map_err(|e| format!("parse {raw:?}: {e}"))?;
-    let (rest, raw_query) = match rest.split_once('?') {
-        Some((r, q)) => (r, q.to_owned()),
-        None => (rest, String::new()),
-    };
-    if !rest.starts_with('/') {
-        return fail("invalid URI for request");
-    }
-    let (host, path) = match rest.strip_prefix("//").filter(|_| !scheme.is_empty()) {
-        Some(after) => {
-            let end = after.find('/').unwrap_or(after.len());
-            let authority = &after[..end];
-            let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
-            check_host(host).map_err(|e| format!("parse {raw:?}: {e}"))?;
-            (host.to_owned(), &after[end..])
-        }
-        None => (String::new(), rest),
-    };
-    let path = unescape(path, false).ok_or_else(|| format!("parse {raw:?}: invalid URL escape"))?;
-    Ok(Url {
-        scheme: scheme.to_owned(),
-        host,
-        path,
-        raw_query,
-    })
-}
-
-fn split_scheme(raw: &str) -> Result<(&str, &str), &'static str> {
-    for (i, c) in raw.char_indices() {
-        match c {
-            'a'..='z' | 'A'..='Z' => {}
-            '0'..='9' | '+' | '-' | '.' if i > 0 => {}
-            ':' if i == 0 => return Err("missing protocol scheme"),
-            ':' => return Ok((&raw[..i], &raw[i + 1..])),
-            _ => return Ok(("", raw)),
-        }
-    }
-    Ok(("", raw))
-}
-
-fn check_host(host: &str) -> Result<(), String> {
-    let port = if let Some(rest) = host.strip_prefix('[') {
-        let end = rest.find(']').ok_or("missing ']' in host")?;
-        &rest[end + 1..]
-    } else {
-        host.rfind(':').map_or("", |i| &host[i..])
-    };
-    let valid_port = port.is_empty()
-        || port
-            .strip_prefix(':')
-            .is_some_and(|p| p.bytes().all(|b| b.is_ascii_digit()));
-    if valid_port {
-        Ok(())
-    } else {
-        Err(format!("invalid port {port:?} after host"))
-    }
-}
-
-/// Percent-decoding; `plus` turns `+` into a space (query components).
-fn unescape(s: &str, plus: bool) -> Option<String> {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'%' => {
-                let hex = s.get(i + 1..i + 3)?;
-                out.push(u8::from_str_radix(hex, 16).ok()?);
-                i += 3;
-            }
-            b'+' if plus => {
-                out.push(b' ');
-                i += 1;
-            }
-            b => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8(out).ok()
-}
-
-/// Go's `EscapedPath` of a path without a distinct raw form.
-fn escape_path(path: &str) -> String {
-    let mut out = String::with_capacity(path.len());
-    for b in path.bytes() {
-        let keep = b.is_ascii_alphanumeric() || b"-_.~$&+,/:;=@".contains(&b);
-        if keep {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
+/// Go strings may hold bytes that are not UTF-8 (`%ff` unescaped); CEL strings may not.
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
 }
 
 fn this(args: &[CowVal<'_, '_>]) -> Result<Url, ExecutionError> {
@@ -175,65 +79,43 @@ fn to_url<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Out<'b, 'v> {
 }
 
 fn is_url<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Out<'b, 'v> {
-    out(Value::Bool(parse(str_arg(&args, 0)?).is_ok()))
+    let valid = gourl::parse_request_uri(str_arg(&args, 0)?).is_ok();
+    out(Value::Bool(valid))
 }
 
 fn get_scheme<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Out<'b, 'v> {
-    string(&this(&args)?.scheme)
+    string(&this(&args)?.0.scheme)
 }
 
 fn get_host<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Out<'b, 'v> {
-    string(&this(&args)?.host)
-}
-
-fn split_host(host: &str) -> (&str, &str) {
-    if let Some(rest) = host.strip_prefix('[') {
-        let end = rest.find(']').unwrap_or(rest.len());
-        let port = rest
-            .get(end + 1..)
-            .and_then(|p| p.strip_prefix(':'))
-            .unwrap_or("");
-        return (&rest[..end], port);
-    }
-    match host.rsplit_once(':') {
-        Some((h, p)) => (h, p),
-        None => (host, ""),
-    }
+    string(&text(&this(&args)?.0.host))
 }
 
 fn get_hostname<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Out<'b, 'v> {
-    string(split_host(&this(&args)?.host).0)
+    string(&text(this(&args)?.0.hostname()))
 }
 
 fn get_port<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Out<'b, 'v> {
-    string(split_host(&this(&args)?.host).1)
+    string(&text(this(&args)?.0.port()))
 }
 
 fn get_escaped_path<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Out<'b, 'v> {
-    string(&escape_path(&this(&args)?.path))
+    string(&this(&args)?.0.escaped_path())
 }
 
-/// Go's `url.ParseQuery` (pairs that fail to decode are dropped).
+/// `URL.Query()`: Go's `url.ParseQuery`, pairs that fail to decode dropped.
 fn get_query<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Out<'b, 'v> {
-    let url = this(&args)?;
-    let mut query: HashMap<cel::objects::Key, Vec<Value>> = HashMap::new();
-    for pair in url
-        .raw_query
-        .split('&')
-        .filter(|p| !p.is_empty() && !p.contains(';'))
-    {
-        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-        let (Some(k), Some(v)) = (unescape(k, true), unescape(v, true)) else {
-            continue;
-        };
-        query
-            .entry(cel::objects::Key::from(k))
-            .or_default()
-            .push(Value::String(Arc::new(v)));
-    }
-    let map: HashMap<cel::objects::Key, Value> = query
+    let map: HashMap<cel::objects::Key, Value> = this(&args)?
+        .0
+        .query()
         .into_iter()
-        .map(|(k, v)| (k, Value::List(Arc::new(v))))
+        .map(|(k, v)| {
+            let values = v.iter().map(|v| Value::String(Arc::new(text(v)))).collect();
+            (
+                cel::objects::Key::from(text(&k)),
+                Value::List(Arc::new(values)),
+            )
+        })
         .collect();
     out(Value::from(map))
 }
@@ -243,10 +125,56 @@ mod tests {
     use super::parse;
 
     #[test]
-    fn request_uris() {
+    fn url_fails_where_parse_request_uri_fails_with_the_api_servers_text() {
         assert!(parse("/path").is_ok());
-        assert!(parse("https://a:b:c/").is_err());
-        assert!(parse("../relative-path").is_err());
-        assert_eq!(parse("https://example.com").unwrap().path, "");
+        for (raw, why) in [
+            (
+                "http://a b",
+                r#"parse "http://a b": invalid character " " in host name"#,
+            ),
+            (
+                "http://x#y@z",
+                r#"parse "http://x#y@z": net/url: invalid userinfo"#,
+            ),
+            (
+                "http://%zz",
+                r#"parse "http://%zz": invalid URL escape "%zz""#,
+            ),
+            (
+                "#%blah$#@",
+                r##"parse "#%blah$#@": invalid URI for request"##,
+            ),
+            (
+                "https://a:b:c/",
+                r#"parse "https://a:b:c/": invalid port ":c" after host"#,
+            ),
+            (
+                "../relative-path",
+                r#"parse "../relative-path": invalid URI for request"#,
+            ),
+            // ParseRequestURI accepts it (the query is not checked), Parse does not.
+            (
+                "http://x/?a#%zz",
+                r#"parse "http://x/?a#%zz": invalid URL escape "%zz""#,
+            ),
+        ] {
+            assert_eq!(
+                parse(raw).unwrap_err(),
+                format!("URL parse error during conversion from string: {why}")
+            );
+        }
+    }
+
+    #[test]
+    fn the_url_is_read_as_url_parse_reads_it() {
+        let u = parse("HTTPS://user@Example.com:8080/a%2Fb?q=1#frag")
+            .unwrap()
+            .0;
+        assert_eq!(u.scheme, "https");
+        assert_eq!(u.host, b"Example.com:8080");
+        assert_eq!(u.escaped_path(), "/a%2Fb");
+        assert_eq!(u.raw_query, "q=1");
+        // A scheme-relative reference: ParseRequestURI reads a path, Parse an authority.
+        assert_eq!(parse("//host/p").unwrap().0.host, b"host");
     }
 }
