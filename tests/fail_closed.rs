@@ -1,15 +1,10 @@
 //! Fail closed: what kadmit does not run or cannot read is said, never passed silently.
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 
-fn kadmit() -> Command {
-    let mut cmd = Command::cargo_bin("kadmit").unwrap();
-    cmd.env_remove("KUSTOMIZE_PLUGIN_CONFIG_ROOT")
-        .env_remove("KADMIT_PLUGIN_PATH")
-        .env("XDG_CONFIG_HOME", "/nonexistent-kadmit-test");
-    cmd
-}
+mod common;
+
+use common::kadmit_isolated as kadmit;
 
 const NO_INPUT: &str = "no input: stdin held no document";
 

@@ -3,23 +3,12 @@
 //! reproducer of one finding of the fuzzing and probing campaign (`findings/<n>-…` in the
 //! shared notes), with its input inline, and fails on the code before the fix.
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 use std::path::Path;
 
-fn kadmit() -> Command {
-    let mut cmd = Command::cargo_bin("kadmit").unwrap();
-    cmd.env_remove("KUSTOMIZE_PLUGIN_CONFIG_ROOT")
-        .env_remove("KADMIT_PLUGIN_PATH")
-        .env("XDG_CONFIG_HOME", "/nonexistent-kadmit-test");
-    cmd
-}
+mod common;
 
-fn write(dir: &Path, relative: &str, text: &str) {
-    let path = dir.join(relative);
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, text).unwrap();
-}
+use common::{kadmit_isolated as kadmit, write};
 
 /// Finding 04: an exec module whose command writes a file, then answers "allowed".
 const EXEC_MODULE: &str = "\

@@ -51,6 +51,16 @@ pub fn peer_fixtures_present(peer: &str) -> bool {
         ))
 }
 
+/// The kadmit binary as a command, with the environment that could change what it finds
+/// (kustomize's plugin root, the plugin path, the user's XDG directory) cleared.
+pub fn kadmit_isolated() -> assert_cmd::Command {
+    let mut cmd = assert_cmd::Command::new(kadmit_bin());
+    cmd.env_remove("KUSTOMIZE_PLUGIN_CONFIG_ROOT")
+        .env_remove("KADMIT_PLUGIN_PATH")
+        .env("XDG_CONFIG_HOME", "/nonexistent-kadmit-test");
+    cmd
+}
+
 /// The running test's name (libtest names each test's thread after the test).
 pub fn current_test_name() -> String {
     std::thread::current()
