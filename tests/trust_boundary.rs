@@ -4,7 +4,6 @@
 //! shared notes), with its input inline, and fails on the code before the fix.
 
 use predicates::prelude::*;
-use std::path::Path;
 
 mod common;
 
