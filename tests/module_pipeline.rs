@@ -290,7 +290,9 @@ fn problems_at_load_are_configuration_errors() {
                 "typo",
                 "  module: modules/magic-validator.wasm\n  mutate: true\n",
             ),
-            "spec.mutate: unknown field",
+            // Refused by the strict decode against the AdmissionModule CRD, before the
+            // module engine reads the spec.
+            "unknown field \"spec.mutate\"",
         ),
     ];
     for (config, message) in cases {

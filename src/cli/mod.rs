@@ -83,6 +83,11 @@ pub struct RunArgs {
     /// listing them (Strict), pruned with a warning each (Warn), or pruned silently (Ignore).
     #[arg(long, value_enum, default_value = "Strict")]
     pub field_validation: FieldValidationArg,
+    /// What unknown fields of configuration documents (rules, generators, modules, policy
+    /// sets) and CRDs do, as kubectl's --validate: an error each (Strict), a warning each
+    /// with the field dropped (Warn), or dropped silently (Ignore).
+    #[arg(long, value_enum, default_value = "Strict")]
+    pub config_validation: FieldValidationArg,
     /// Do not write schema defaults into custom resources (they are still validated with them).
     #[arg(long)]
     pub no_defaults: bool,
@@ -336,6 +341,7 @@ fn run_invocation(
             config_paths: a.config,
             crd_paths: a.crd,
             field_validation: a.field_validation.into(),
+            config_validation: a.config_validation.into(),
             write_defaults: !a.no_defaults,
             plugin_config,
             config_root,

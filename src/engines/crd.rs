@@ -55,16 +55,9 @@ impl Definitions {
                     let key = (definition.crd.group.clone(), definition.crd.kind.clone());
                     out.by_kind.insert(key, definition);
                 }
-                Err(errors) => {
-                    let message = Refused::Invalid {
-                        kind: "CustomResourceDefinition".into(),
-                        group: "apiextensions.k8s.io".into(),
-                        name: name.clone(),
-                        causes: errors,
-                    }
-                    .kubectl_message();
+                Err(refusal) => {
                     problems.push(
-                        Diagnostic::config(message)
+                        Diagnostic::config(refusal.kubectl_message())
                             .with_rule(format!("CustomResourceDefinition {name}"))
                             .with_origin(&crd.origin),
                     );

@@ -12,7 +12,9 @@ use crate::engines::gatekeeper::{self, Gatekeeper};
 use crate::engines::generator::{self, discovery::Catalog, Generators};
 use crate::engines::kubemod::{self, KubeMod};
 use crate::engines::module::{self, Modules};
-use crate::run::Options;
+use crate::run::{strict, Options};
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// Builds the pipeline for `items`; every unusable item is reported, not just the first.
 /// Engines run in the order their stages take within each phase: KubeMod, CRDs,
@@ -20,14 +22,26 @@ use crate::run::Options;
 pub fn compile(
     items: &[ConfigItem],
     crds: &[&Resource],
-    catalog: Catalog,
+    mut catalog: Catalog,
     options: &Options,
 ) -> (Pipeline, Vec<Diagnostic>) {
     let mut pipeline = Pipeline::default();
     let (usable, mut diagnostics) = check_kinds(items, options.skip_unsupported);
+    let checked = strict::check(usable, crds, options.config_validation);
+    diagnostics.extend(checked.diagnostics);
+    // Generators found under plugin roots are decoded as strictly, when the engine finds them.
+    let found_problems = Rc::new(RefCell::new(Vec::new()));
+    let mode = options.config_validation;
+    let sink = found_problems.clone();
+    catalog.set_check(Box::new(move |resource| {
+        sink.borrow_mut()
+            .extend(strict::check_document(resource, mode));
+    }));
+    let usable: Vec<&ConfigItem> = checked.items.iter().map(AsRef::as_ref).collect();
+    let crds: Vec<&Resource> = checked.crds.iter().map(AsRef::as_ref).collect();
     let config = Configuration {
         items: &usable,
-        crds,
+        crds: &crds,
     };
     let mut engines: [Box<dyn Engine>; 5] = [
         Box::new(KubeMod {
@@ -67,6 +81,7 @@ pub fn compile(
     ];
     for engine in &mut engines {
         diagnostics.extend(engine.compile(&config, &mut pipeline));
+        diagnostics.append(&mut found_problems.borrow_mut());
     }
     (pipeline, diagnostics)
 }
@@ -74,7 +89,8 @@ pub fn compile(
 /// The items every engine may see: those of a version kadmit reads. An item of a known
 /// kind in another version, or an unknown `kadmit.dev` kind, is reported; so is a policy
 /// of a family kadmit does not run, given as configuration (an error, or with
-/// `skip_unsupported` a warning): exit 0 must mean the configured chain ran.
+/// `skip_unsupported` a warning): exit 0 must mean the configured chain ran. The strict
+/// check (`strict::check`) then decodes the usable ones against their kinds' CRDs.
 fn check_kinds(
     items: &[ConfigItem],
     skip_unsupported: bool,

@@ -4,6 +4,7 @@
 mod admit;
 mod compile;
 mod intake;
+mod strict;
 
 use crate::core::config::unsupported_family;
 use crate::core::diagnostic::{exit_code, has_errors, Diagnostic, Severity};
@@ -33,6 +34,8 @@ pub struct Options {
     /// `--crd`: CustomResourceDefinitions used, not written out.
     pub crd_paths: Vec<PathBuf>,
     pub field_validation: kadmit_schema::admission::FieldValidation,
+    /// `--config-validation`: what unknown fields of configuration documents and CRDs do.
+    pub config_validation: kadmit_schema::admission::FieldValidation,
     /// Write schema defaults into custom resources (`--no-defaults` turns it off).
     pub write_defaults: bool,
     /// The kustomize legacy plugin configuration file (argv[1]).
@@ -77,6 +80,7 @@ impl Options {
             config_paths: Vec::new(),
             crd_paths: Vec::new(),
             field_validation: kadmit_schema::admission::FieldValidation::Strict,
+            config_validation: kadmit_schema::admission::FieldValidation::Strict,
             write_defaults: true,
             plugin_config: None,
             config_root: std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),

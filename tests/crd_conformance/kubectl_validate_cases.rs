@@ -6,7 +6,7 @@
 
 use crate::common::conformance::{fixtures, load_yaml};
 use crate::Check;
-use kadmit_schema::admission::{create, Definition, FieldValidation, Refused, Settings};
+use kadmit_schema::admission::{create, Definition, FieldValidation, Settings};
 use kadmit_schema::definition::Crd;
 use serde_json::{json, Value};
 use std::path::Path;
@@ -77,16 +77,9 @@ fn status_of(doc: &str, definitions: &[Definition]) -> Option<Value> {
     }
     let object = values.into_iter().next()?.value;
     if object["kind"] == "CustomResourceDefinition" {
-        let name = object["metadata"]["name"].as_str().unwrap_or("").to_owned();
         return Some(match Crd::from_value(&object) {
             Ok(_) => json!({"status": "Success"}),
-            Err(causes) => Refused::Invalid {
-                kind: "CustomResourceDefinition".into(),
-                group: "apiextensions.k8s.io".into(),
-                name,
-                causes,
-            }
-            .status(),
+            Err(refused) => refused.status(),
         });
     }
     let api_version = object["apiVersion"].as_str().unwrap_or("");

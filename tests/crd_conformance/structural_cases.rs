@@ -219,10 +219,9 @@ fn kubectl_validate_crds() -> Vec<(String, Check)> {
             checks.push((
                 id,
                 Box::new(move || match (expect_crd, is_crd(&doc)) {
-                    (true, true) => Crd::from_value(&doc).map(|_| ()).map_err(|errors| {
-                        let texts: Vec<String> = errors.iter().map(ToString::to_string).collect();
-                        format!("CRD refused: {texts:#?}")
-                    }),
+                    (true, true) => Crd::from_value(&doc)
+                        .map(|_| ())
+                        .map_err(|refused| format!("CRD refused: {}", refused.kubectl_message())),
                     (false, false) => Ok(()),
                     (true, false) => Err("not read as a CRD".into()),
                     (false, true) => Err("read as a CRD".into()),

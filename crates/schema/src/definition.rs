@@ -3,7 +3,7 @@
 //! `apiextensions.k8s.io/v1` (or `v1beta1`, whose top-level validation, subresources and
 //! version apply to every version) once the CRD passed the server's CRD-time checks.
 
-use crate::field_error::FieldError;
+use crate::admission::Refused;
 use crate::schema::Schema;
 use crate::structural::{self, Engines, InternalCrd};
 use serde_json::Value;
@@ -53,17 +53,31 @@ pub struct Scale {
 }
 
 impl Crd {
-    /// Loads `apiextensions.k8s.io/v1` (or `v1beta1`) CRD; `Err` holds every error the
-    /// server would report on creating it ([`structural::validate_crd`]).
-    pub fn from_value(crd: &Value) -> Result<Crd, Vec<FieldError>> {
+    /// Loads `apiextensions.k8s.io/v1` (or `v1beta1`) CRD as the server creates it: `Err`
+    /// is the server's refusal, a strict-decoding error (400 BadRequest) listing every
+    /// field the typed CRD structs do not have ([`crate::typed`]), or else every error
+    /// of the CRD checks (422 Invalid, [`structural::validate_crd`]).
+    pub fn from_value(crd: &Value) -> Result<Crd, Refused> {
         Crd::from_value_with(crd, &structural::Builtin)
     }
 
     /// [`Crd::from_value`] with the given engines checking defaults and CEL rules.
-    pub fn from_value_with(crd: &Value, engines: &dyn Engines) -> Result<Crd, Vec<FieldError>> {
+    pub fn from_value_with(crd: &Value, engines: &dyn Engines) -> Result<Crd, Refused> {
+        if let Some(message) = crate::typed::strict_decoding_error(crd) {
+            return Err(Refused::BadRequest(message));
+        }
         let errors = structural::validate_crd_with(crd, engines);
         if !errors.is_empty() {
-            return Err(errors);
+            return Err(Refused::Invalid {
+                kind: "CustomResourceDefinition".into(),
+                group: "apiextensions.k8s.io".into(),
+                name: crd
+                    .pointer("/metadata/name")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_owned(),
+                causes: errors,
+            });
         }
         let internal = InternalCrd::read(crd).expect("a validated CRD reads");
         let strings = |values: &[Value]| {
@@ -333,6 +347,22 @@ mod tests {
     }
 
     #[test]
+    fn unknown_fields_are_a_strict_decoding_error_before_any_check() {
+        let v2 = json!({"name": "v2", "served": true, "storage": true, "sevred": true,
+            "schema": {"openAPIV3Schema": {"type": "object", "maxium": 1}}});
+        assert_eq!(
+            Crd::from_value(&crd(v2, json!({}))).unwrap_err(),
+            Refused::BadRequest(
+                "CustomResourceDefinition in version \"v1\" cannot be handled as a \
+                 CustomResourceDefinition: strict decoding error: unknown field \
+                 \"spec.versions[1].schema.openAPIV3Schema.maxium\", unknown field \
+                 \"spec.versions[1].sevred\""
+                    .into()
+            )
+        );
+    }
+
+    #[test]
     fn v1beta1_top_level_fields_apply_to_every_version() {
         let c = Crd::from_value(&json!({
             "apiVersion": "apiextensions.k8s.io/v1beta1",
@@ -356,11 +386,11 @@ mod tests {
     fn invalid_crds_report_every_error() {
         let two_storage = json!({"name": "v2", "served": true, "storage": true,
             "schema": {"openAPIV3Schema": {"type": "object"}}});
-        let errors: Vec<String> = Crd::from_value(&crd(two_storage, json!({})))
-            .unwrap_err()
-            .iter()
-            .map(ToString::to_string)
-            .collect();
+        let Err(Refused::Invalid { causes, .. }) = Crd::from_value(&crd(two_storage, json!({})))
+        else {
+            panic!("the CRD is invalid");
+        };
+        let errors: Vec<String> = causes.iter().map(ToString::to_string).collect();
         assert!(errors
             .iter()
             .any(|e| e.starts_with("spec.versions: Invalid value: [")

@@ -2,8 +2,8 @@
 //! `k8s.io/apiextensions-apiserver` and `k8s.io/apiserver/pkg/cel`) does to a custom
 //! resource on create (route the version, coerce ObjectMeta, prune, default, validate with
 //! OpenAPI, list types and CEL with the Kubernetes CEL libraries and cost model), and the
-//! checks it makes on a CustomResourceDefinition itself (structural schemas, defaults,
-//! rule compilation). Messages are the apiserver's field errors. The CRD engine and the
+//! checks it makes on a CustomResourceDefinition itself (strict decoding into the typed
+//! structs, structural schemas, defaults, rule compilation). Messages are the apiserver's field errors. The CRD engine and the
 //! generator engine of the binary both build on it.
 
 pub mod admission;
@@ -18,3 +18,5 @@ pub mod openapi;
 pub mod prune;
 pub mod schema;
 pub mod structural;
+pub mod typed;
+pub mod unknown;

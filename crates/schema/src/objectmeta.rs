@@ -46,6 +46,23 @@ pub fn coerce_root_metadata(object: &mut Value) -> Result<Vec<String>, String> {
         .collect())
 }
 
+pub(crate) use decode::{object_meta_fields, remove_at, strict_path, Seg};
+
+/// The unknown fields of a `metadata` value decoded as ObjectMeta, each with its strict
+/// path (relative to `metadata`) and where it sits; empty when the value does not decode
+/// (a type error is reported by whoever reads the metadata).
+pub(crate) fn unknown_metadata_fields(metadata: &Value) -> Vec<(String, Vec<Seg>)> {
+    decode::decode(metadata, false)
+        .map(|decoded| {
+            decoded
+                .unknown
+                .into_iter()
+                .map(|u| (u.path, u.at))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// `objectmeta.CoerceWithOptions` (unknown field paths returned): in every embedded
 /// resource (and the root with `is_resource_root`) `apiVersion` and `kind` must be
 /// strings and `metadata` must decode as ObjectMeta; its unknown keys are deleted and

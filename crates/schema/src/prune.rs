@@ -13,13 +13,38 @@ const META_FIELDS: [&str; 3] = ["apiVersion", "kind", "metadata"];
 /// (its `apiVersion`, `kind` and `metadata` are neither pruned nor descended into);
 /// without it those three keys are deleted from the root when unspecified, unrecorded.
 pub fn prune(value: &mut Value, schema: Option<&Schema>, is_resource_root: bool) -> Vec<String> {
+    prune_with(value, schema, is_resource_root, false)
+        .into_iter()
+        .map(|(path, _)| path)
+        .collect()
+}
+
+/// [`prune`], each deleted path with the property it was probably meant to be, when one
+/// of the properties beside it is close ([`crate::unknown::did_you_mean`]).
+pub fn prune_suggesting(
+    value: &mut Value,
+    schema: Option<&Schema>,
+    is_resource_root: bool,
+) -> Vec<(String, Option<String>)> {
+    prune_with(value, schema, is_resource_root, true)
+}
+
+fn prune_with(
+    value: &mut Value,
+    schema: Option<&Schema>,
+    is_resource_root: bool,
+    suggest: bool,
+) -> Vec<(String, Option<String>)> {
     let empty = Schema::default();
     let schema = if is_resource_root {
         Some(schema.unwrap_or(&empty))
     } else {
         schema
     };
-    let mut pruner = Pruner::default();
+    let mut pruner = Pruner {
+        suggest,
+        ..Pruner::default()
+    };
     pruner.prune(value, schema, is_resource_root || is_embedded(schema));
     pruner.pruned.sort();
     pruner.pruned
@@ -40,7 +65,9 @@ struct Pruner {
     /// Whether anything was appended to `path`; upstream tests the segment count, which
     /// differs from `path.is_empty()` for an empty map key.
     nested: bool,
-    pruned: Vec<String>,
+    /// Whether each deleted field is given the closest property beside it.
+    suggest: bool,
+    pruned: Vec<(String, Option<String>)>,
 }
 
 impl Pruner {
@@ -52,7 +79,7 @@ impl Pruner {
             Value::Object(map) => {
                 let Some(s) = s else {
                     for key in map.keys() {
-                        self.record(key);
+                        self.record(key, None);
                     }
                     map.clear();
                     return;
@@ -67,7 +94,7 @@ impl Pruner {
                         self.within_key(key, |me| me.prune(v, ap, is_embedded(ap)));
                     } else {
                         if !META_FIELDS.contains(&key.as_str()) || self.nested {
-                            self.record(key);
+                            self.record(key, Some(s));
                         }
                         return false;
                     }
@@ -114,13 +141,22 @@ impl Pruner {
         }
     }
 
-    fn record(&mut self, key: &str) {
+    /// Records a deleted field; `beside` is the schema whose properties it is not one of.
+    fn record(&mut self, key: &str, beside: Option<&Schema>) {
         let path = if self.nested {
             format!("{}.{key}", self.path)
         } else {
             key.to_owned()
         };
-        self.pruned.push(path);
+        let suggestion = match beside {
+            Some(s) if self.suggest => crate::unknown::did_you_mean(
+                key,
+                s.properties.iter().map(|(name, _)| name.as_str()),
+            )
+            .map(str::to_owned),
+            _ => None,
+        };
+        self.pruned.push((path, suggestion));
     }
 
     fn within_key(&mut self, key: &str, f: impl FnOnce(&mut Self)) {

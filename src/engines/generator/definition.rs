@@ -23,7 +23,7 @@
 //! CRD rule (structural schema, defaults, CEL) applies with the API server's messages.
 
 use crate::core::resource::Resource;
-use kadmit_schema::admission::Definition as CrdDefinition;
+use kadmit_schema::admission::{Definition as CrdDefinition, Refused};
 use kadmit_schema::definition::Crd;
 use serde_json::{json, Map, Value};
 use std::path::{Path, PathBuf};
@@ -122,7 +122,18 @@ pub fn load(
         return Err(problems);
     }
     let crd_value = as_crd(spec, &group, &kind);
-    let crd = Crd::from_value(&crd_value).map_err(|errors| {
+    let crd = Crd::from_value(&crd_value).map_err(|refusal| {
+        let errors = match refusal {
+            Refused::Invalid { causes, .. } => causes,
+            // Unknown fields of the schema part (`spec.versions[i]...`, the same paths in
+            // the Generator), refused before any check.
+            other => {
+                return vec![Problem {
+                    field: None,
+                    message: other.kubectl_message(),
+                }]
+            }
+        };
         // The server reports a schema shared by every version under `spec.validation`;
         // a Generator has no such field.
         let versions = crd_value["spec"]["versions"].as_array().map_or(0, Vec::len);

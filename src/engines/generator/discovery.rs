@@ -40,6 +40,9 @@ pub enum Search {
     Missing(Vec<PathBuf>),
 }
 
+/// What the run does to a definition before the engine gets it (see [`Catalog::set_check`]).
+pub type Check = Box<dyn FnMut(&mut Resource)>;
+
 /// Searches the roots for group/kinds, reading each `<root>/<group>` directory once.
 pub struct Catalog {
     roots: Vec<PathBuf>,
@@ -47,6 +50,7 @@ pub struct Catalog {
     /// (root index, group) → definitions by kind, each with every file that defines it.
     read: BTreeMap<(usize, String), BTreeMap<String, Vec<Found>>>,
     pub problems: Vec<String>,
+    check: Option<Check>,
 }
 
 impl Catalog {
@@ -56,7 +60,23 @@ impl Catalog {
             allow_outside_root,
             read: BTreeMap::new(),
             problems: Vec::new(),
+            check: None,
         }
+    }
+
+    /// Runs `check` on every definition [`Catalog::search`] finds, before handing it out:
+    /// the run's strict decode of configuration (`run/strict.rs`), which reports unknown
+    /// fields and strips them.
+    pub fn set_check(&mut self, check: Check) {
+        self.check = Some(check);
+    }
+
+    fn checked(&mut self, found: &Found) -> Search {
+        let mut found = found.clone();
+        if let Some(check) = self.check.as_mut() {
+            check(&mut found.resource);
+        }
+        Search::Found(Box::new(found))
     }
 
     /// The first root's definition of `group`/`kind`. A root defining it twice is an
@@ -72,7 +92,7 @@ impl Catalog {
                 .unwrap_or_default();
             match founds.as_slice() {
                 [] => continue,
-                [found] => return Search::Found(Box::new(found.clone())),
+                [found] => return self.checked(found),
                 several => {
                     let files: Vec<String> = several
                         .iter()
@@ -86,7 +106,7 @@ impl Catalog {
                     if !self.problems.contains(&message) {
                         self.problems.push(message);
                     }
-                    return Search::Found(Box::new(several[0].clone()));
+                    return self.checked(&several[0]);
                 }
             }
         }

@@ -75,7 +75,7 @@ static MANAGED_FIELDS_ENTRY_TY: Ty = Ty::Struct(&GoStruct {
 
 /// One step from `metadata` down to a field.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) enum Seg {
+pub(crate) enum Seg {
     Key(String),
     Index(usize),
 }
@@ -251,8 +251,13 @@ fn sorted_keys(map: &Map<String, Value>) -> Vec<&String> {
     keys
 }
 
+/// The JSON names of ObjectMeta's fields.
+pub(crate) fn object_meta_fields() -> impl Iterator<Item = &'static str> {
+    OBJECT_META.fields.iter().map(|(name, _)| *name)
+}
+
 /// `sigs.k8s.io/json`'s strict field path: keys joined with `.`, indices as `[i]`.
-fn strict_path(at: &[Seg]) -> String {
+pub(crate) fn strict_path(at: &[Seg]) -> String {
     let mut path = String::new();
     for seg in at {
         match seg {
@@ -267,7 +272,7 @@ fn strict_path(at: &[Seg]) -> String {
     path
 }
 
-fn remove_at(v: &mut Value, at: &[Seg]) {
+pub(crate) fn remove_at(v: &mut Value, at: &[Seg]) {
     match (at, v) {
         ([Seg::Key(key)], Value::Object(map)) => {
             map.shift_remove(key);
