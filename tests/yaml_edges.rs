@@ -382,3 +382,18 @@ fn a_flow_collection_may_continue_left_of_its_indentation() {
     // A tab used as block indentation is still an error, as for go-yaml.
     assert!(items(config_map("  a:\n\t- x\n")).is_err());
 }
+
+#[test]
+fn floats_keep_every_digit_through_the_compact_json_kadmit_holds() {
+    // Found by the yaml_roundtrip fuzz target: serde_json's default float parser is not
+    // correctly rounded, and kadmit re-reads every resource from compact JSON.
+    let input =
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\nx: 1.1234511611201235e+23\n";
+    let (code, stdout, stderr) = run(&[], input.to_owned());
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.ends_with("x: 1.1234511611201235e+23\n"), "{stdout}");
+    let json = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"c\"},\"x\":1.1234511611201235e+23}";
+    let (code, stdout, _) = run(&[], json.to_owned());
+    assert_eq!(code, 0);
+    assert!(stdout.ends_with("x: 1.1234511611201235e+23\n"), "{stdout}");
+}
