@@ -303,3 +303,49 @@ spec:
     );
     assert_eq!(report["exitCode"], 0, "never an error");
 }
+
+#[test]
+fn crd_directories_skip_documents_that_are_not_crds_even_without_an_identity() {
+    let dir = tempfile::tempdir().unwrap();
+    common::write(
+        dir.path(),
+        "crds/kustomization.yaml",
+        "resources:\n- widget.yaml\n",
+    );
+    common::write(
+        dir.path(),
+        "crds/widget.yaml",
+        "\
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets, singular: widget, listKind: WidgetList}
+  scope: Namespaced
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              size: {type: integer, maximum: 3}
+",
+    );
+    kadmit()
+        .args(["transform", "--crd", "crds"])
+        .current_dir(dir.path())
+        .write_stdin(
+            "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  size: 5\n",
+        )
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("spec.size"))
+        .stderr(predicate::str::contains("kustomization").not());
+}

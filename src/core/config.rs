@@ -188,6 +188,14 @@ pub fn is_crd(id: &Identity) -> bool {
     id.group == "apiextensions.k8s.io" && id.kind == "CustomResourceDefinition"
 }
 
+/// Whether a document, before it has an identity, is a CustomResourceDefinition.
+fn is_crd_document(value: &serde_json::Value) -> bool {
+    let api_version = value.get("apiVersion").and_then(serde_json::Value::as_str);
+    let kind = value.get("kind").and_then(serde_json::Value::as_str);
+    api_version.is_some_and(|v| v.starts_with("apiextensions.k8s.io/"))
+        && kind == Some("CustomResourceDefinition")
+}
+
 /// Where a configuration document came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Source {
@@ -271,6 +279,9 @@ impl ConfigItem {
 /// Reads configuration files and directories, following `PolicySet` paths.
 pub struct Loader {
     allow_outside_root: bool,
+    /// `--crd` paths: documents that are not CustomResourceDefinitions are skipped unread,
+    /// even those without an identity (a `kustomization.yaml` shipped beside the CRDs).
+    crds_only: bool,
     loaded: HashSet<PathBuf>,
     pub items: Vec<ConfigItem>,
     pub diagnostics: Vec<Diagnostic>,
@@ -280,9 +291,18 @@ impl Loader {
     pub fn new(allow_outside_root: bool) -> Loader {
         Loader {
             allow_outside_root,
+            crds_only: false,
             loaded: HashSet::new(),
             items: Vec::new(),
             diagnostics: Vec::new(),
+        }
+    }
+
+    /// A loader for `--crd` paths: only CustomResourceDefinitions are read.
+    pub fn for_crds(allow_outside_root: bool) -> Loader {
+        Loader {
+            crds_only: true,
+            ..Loader::new(allow_outside_root)
         }
     }
 
@@ -398,6 +418,9 @@ impl Loader {
         let (docs, problems) = decode_all(&bytes, &name);
         self.diagnostics.extend(problems);
         for doc in crate::core::lists::flatten(docs) {
+            if self.crds_only && !is_crd_document(&doc.value) {
+                continue;
+            }
             match Resource::new(doc.value, doc.origin.clone()) {
                 Ok(resource) => self.add_with_trust(resource, source, trusted, base_dir, root),
                 Err(message) => self

@@ -318,7 +318,7 @@ impl Intake {
     /// `--crd PATH`: every CustomResourceDefinition in the file or directory (other
     /// documents are ignored, as kubectl-validate ignores them); used, never written out.
     pub fn load_crd_path(&mut self, path: &Path, allow_outside_root: bool) {
-        let mut loader = Loader::new(allow_outside_root);
+        let mut loader = Loader::for_crds(allow_outside_root);
         loader.load_config_path(path);
         self.diagnostics.append(&mut loader.diagnostics);
         for item in loader.items {
