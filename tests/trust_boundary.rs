@@ -244,3 +244,38 @@ fn finding_10c_outside_paths_get_the_same_refusal_whether_or_not_they_exist() {
     );
     assert!(message_for("/etc/passwd").contains("absolute paths are not allowed"));
 }
+
+/// Finding 11: a dense document (one flow list of millions of integers) cost 39x its size
+/// in memory. A document over `--max-document-nodes` (default 2,000,000) is refused as soon
+/// as the count passes the limit, before its tree grows further.
+#[test]
+fn finding_11_a_document_over_the_node_limit_is_refused_naming_the_flag() {
+    let list = "1,".repeat(2_000_000);
+    let json = format!("{{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\", \"metadata\": {{\"name\": \"big\"}}, \"data\": {{\"l\": [{list}1]}}}}\n");
+    kadmit()
+        .arg("transform")
+        .write_stdin(json)
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains(
+            "cannot read JSON: document holds more than 2000000 nodes (keys, values and \
+             collections); --max-document-nodes raises the limit",
+        ));
+    let yaml = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: small\ndata:\n  a: x\n  b: y\n";
+    kadmit()
+        .args(["transform", "--max-document-nodes", "8"])
+        .write_stdin(yaml)
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains(
+            "error: cannot read YAML: document holds more than 8 nodes (keys, values and \
+             collections); --max-document-nodes raises the limit [stdin, document 1, line 4]",
+        ));
+    kadmit()
+        .args(["transform", "--max-document-nodes", "15"])
+        .write_stdin(yaml)
+        .assert()
+        .success();
+}

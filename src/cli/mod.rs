@@ -118,6 +118,11 @@ pub struct RunArgs {
     /// "nothing" applied by a GitOps tool can mean "delete everything").
     #[arg(long)]
     pub allow_empty: bool,
+    /// Refuse a document (of the stream or of configuration) holding more than N nodes
+    /// (keys, values and collections, aliases expanded): it bounds the memory one document
+    /// can take, whatever its density (docs/security.md).
+    #[arg(long, value_name = "N", default_value_t = kadmit_yaml::DEFAULT_MAX_NODES)]
+    pub max_document_nodes: usize,
     /// Go on, with a warning, when the configuration holds policies of a family kadmit
     /// does not run (Kyverno, Gatekeeper constraints, Kubewarden, webhooks, VAP/MAP);
     /// by default that is an error, since those policies would silently not apply.
@@ -352,6 +357,9 @@ fn run_invocation(
             allow_paths_outside_root: a.allow_paths_outside_root,
             allow_exec: a.allow_exec,
             allow_empty: a.allow_empty,
+            limits: kadmit_yaml::Limits {
+                max_nodes: a.max_document_nodes,
+            },
             skip_unsupported: a.skip_unsupported,
             cluster_modrules_namespace: a.cluster_modrules_namespace,
             strict: a.strict,

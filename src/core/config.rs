@@ -4,9 +4,10 @@
 
 pub use crate::core::confine::confine_path;
 use crate::core::confine::walk_files;
-use crate::core::decode::decode_all;
+use crate::core::decode::decode_all_with;
 use crate::core::diagnostic::Diagnostic;
 use crate::core::resource::{Identity, Resource};
+use kadmit_yaml::Limits;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -172,9 +173,17 @@ pub const UNSUPPORTED_FAMILIES: &[UnsupportedFamily] = &[
 
 /// The family of policies kadmit does not run that `id` belongs to, if any.
 pub fn unsupported_family(id: &Identity) -> Option<&'static UnsupportedFamily> {
+    family_of(&id.group, &id.kind)
+}
+
+/// Whether a group and kind belong to a family kadmit does not run.
+pub fn is_unsupported_family(group: &str, kind: &str) -> bool {
+    family_of(group, kind).is_some()
+}
+
+fn family_of(group: &str, kind: &str) -> Option<&'static UnsupportedFamily> {
     UNSUPPORTED_FAMILIES.iter().find(|family| {
-        family.groups.contains(&id.group.as_str())
-            && (family.kinds.is_empty() || family.kinds.contains(&id.kind.as_str()))
+        family.groups.contains(&group) && (family.kinds.is_empty() || family.kinds.contains(&kind))
     })
 }
 
@@ -282,6 +291,8 @@ pub struct Loader {
     /// `--crd` paths: documents that are not CustomResourceDefinitions are skipped unread,
     /// even those without an identity (a `kustomization.yaml` shipped beside the CRDs).
     crds_only: bool,
+    /// How much one document of a configuration file may hold.
+    limits: Limits,
     loaded: HashSet<PathBuf>,
     pub items: Vec<ConfigItem>,
     pub diagnostics: Vec<Diagnostic>,
@@ -292,10 +303,16 @@ impl Loader {
         Loader {
             allow_outside_root,
             crds_only: false,
+            limits: Limits::default(),
             loaded: HashSet::new(),
             items: Vec::new(),
             diagnostics: Vec::new(),
         }
+    }
+
+    /// The same loader reading documents within `limits` (`--max-document-nodes`).
+    pub fn with_limits(self, limits: Limits) -> Loader {
+        Loader { limits, ..self }
     }
 
     /// A loader for `--crd` paths: only CustomResourceDefinitions are read.
@@ -415,7 +432,7 @@ impl Loader {
             }
         };
         let name: Arc<str> = Arc::from(file.display().to_string());
-        let (docs, problems) = decode_all(&bytes, &name);
+        let (docs, problems) = decode_all_with(&bytes, &name, &self.limits);
         self.diagnostics.extend(problems);
         for doc in crate::core::lists::flatten(docs) {
             if self.crds_only && !is_crd_document(&doc.value) {

@@ -3,9 +3,10 @@
 
 use crate::core::diagnostic::Diagnostic;
 use crate::core::resource::Origin;
-use kadmit_yaml::compose::compose;
-use kadmit_yaml::json::decode_json_stream;
+use kadmit_yaml::compose::compose_with;
+use kadmit_yaml::json::decode_json_stream_with;
 use kadmit_yaml::split::split_documents;
+use kadmit_yaml::{Limits, TOO_MANY_NODES};
 use serde_json::Value;
 use std::sync::Arc;
 
@@ -21,6 +22,7 @@ pub struct Document {
 pub fn decode_stream(
     input: &[u8],
     source: &Arc<str>,
+    limits: &Limits,
     mut sink: impl FnMut(Result<Document, Diagnostic>),
 ) {
     let text = match std::str::from_utf8(input) {
@@ -48,7 +50,7 @@ pub fn decode_stream(
         text
     };
     if text.trim_start().starts_with('{') {
-        return decode_json(text, source, &mut sink);
+        return decode_json(text, source, limits, &mut sink);
     }
     let chunks = match split_documents(text) {
         Ok(chunks) => chunks,
@@ -56,7 +58,7 @@ pub fn decode_stream(
     };
     let mut index = 0;
     for chunk in chunks {
-        match compose(chunk.text) {
+        match compose_with(chunk.text, limits) {
             Ok(documents) => {
                 for doc in documents {
                     let origin = Origin {
@@ -83,26 +85,32 @@ pub fn decode_stream(
     }
 }
 
-fn decode_json(text: &str, source: &Arc<str>, sink: &mut impl FnMut(Result<Document, Diagnostic>)) {
-    match decode_json_stream(text) {
-        Ok(docs) => {
-            for (index, (value, line)) in docs.into_iter().enumerate() {
-                if !value.is_null() {
-                    sink(Ok(Document {
-                        value,
-                        origin: Origin {
-                            source: source.clone(),
-                            index,
-                            line,
-                            list_item: None,
-                        },
-                    }));
-                }
-            }
+fn decode_json(
+    text: &str,
+    source: &Arc<str>,
+    limits: &Limits,
+    sink: &mut impl FnMut(Result<Document, Diagnostic>),
+) {
+    let mut index = 0;
+    let read = decode_json_stream_with(text, limits, |value, line| {
+        if !value.is_null() {
+            sink(Ok(Document {
+                value,
+                origin: Origin {
+                    source: source.clone(),
+                    index,
+                    line,
+                    list_item: None,
+                },
+            }));
         }
+        index += 1;
+    });
+    match read {
+        Ok(()) => {}
         Err(e) => sink(Err(Diagnostic::input(format!(
             "cannot read JSON: {}",
-            e.message
+            with_hint(&e.message)
         ))
         .with_origin(&Origin {
             source: source.clone(),
@@ -113,8 +121,17 @@ fn decode_json(text: &str, source: &Arc<str>, sink: &mut impl FnMut(Result<Docum
     }
 }
 
+/// Names the flag that raises the node limit when that is what refused the document.
+fn with_hint(message: &str) -> String {
+    if message.starts_with(TOO_MANY_NODES) {
+        format!("{message}; --max-document-nodes raises the limit")
+    } else {
+        message.to_owned()
+    }
+}
+
 fn input_error(source: &Arc<str>, index: usize, line: usize, message: &str) -> Diagnostic {
-    Diagnostic::input(format!("cannot read YAML: {message}")).with_origin(&Origin {
+    Diagnostic::input(format!("cannot read YAML: {}", with_hint(message))).with_origin(&Origin {
         source: source.clone(),
         index,
         line,
@@ -122,11 +139,21 @@ fn input_error(source: &Arc<str>, index: usize, line: usize, message: &str) -> D
     })
 }
 
-/// Decodes a whole input into a vector (for configuration files and tests).
+/// Decodes a whole input into a vector (for configuration files and tests), within the
+/// default limits.
 pub fn decode_all(input: &[u8], source: &Arc<str>) -> (Vec<Document>, Vec<Diagnostic>) {
+    decode_all_with(input, source, &Limits::default())
+}
+
+/// Decodes a whole input into a vector within `limits`.
+pub fn decode_all_with(
+    input: &[u8],
+    source: &Arc<str>,
+    limits: &Limits,
+) -> (Vec<Document>, Vec<Diagnostic>) {
     let mut docs = Vec::new();
     let mut problems = Vec::new();
-    decode_stream(input, source, |d| match d {
+    decode_stream(input, source, limits, |d| match d {
         Ok(doc) => docs.push(doc),
         Err(problem) => problems.push(problem),
     });

@@ -8,43 +8,52 @@ use crate::core::decode::{decode_stream, Document};
 use crate::core::diagnostic::Diagnostic;
 use crate::core::kinds::KindTable;
 use crate::core::lists::{flatten_document, is_list};
-use crate::core::resource::{annotation, Identity, Origin, Resource, FUNCTION_CONFIG, STDIN};
+use crate::core::resource::{
+    annotation, split_api_version, Identity, Origin, Resource, FUNCTION_CONFIG, STDIN,
+};
 use crate::io::resource_list;
+use kadmit_yaml::Limits;
 use serde_json::Value;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// A document kept between reading and admission, as compact JSON (a parsed tree costs
-/// many times its text; this keeps peak memory near the size of the input).
+/// A document kept between reading and admission, as compact JSON and nothing else (a
+/// parsed tree costs many times its text, and even a parsed identity costs several times a
+/// small document: this keeps peak memory near the size of the input).
 pub(super) struct Slot {
-    /// `None` only for a pass-through item that could not be identified (KRM mode keeps it
-    /// to echo the input back unchanged on failure).
-    pub id: Option<Identity>,
     pub origin: Origin,
     body: Box<str>,
+    /// `false` only for a pass-through item that could not be identified (KRM mode keeps
+    /// it to echo the input back unchanged on failure).
+    identified: bool,
     pub passthrough: bool,
     /// A KRM `*List` item kept whole; its items are admitted one by one.
     pub list: bool,
 }
 
+/// The two fields that say what a stored document is, read without building its tree.
+#[derive(serde::Deserialize)]
+struct Head<'a> {
+    #[serde(borrow, rename = "apiVersion")]
+    api_version: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    kind: Option<Cow<'a, str>>,
+}
+
 impl Slot {
     fn new(resource: &Resource, passthrough: bool) -> Slot {
-        Slot::of_value(
-            &resource.value,
-            Some(resource.id.clone()),
-            &resource.origin,
-            passthrough,
-        )
+        Slot::of_value(&resource.value, true, &resource.origin, passthrough)
     }
 
-    fn of_value(value: &Value, id: Option<Identity>, origin: &Origin, passthrough: bool) -> Slot {
+    fn of_value(value: &Value, identified: bool, origin: &Origin, passthrough: bool) -> Slot {
         Slot {
-            id,
             origin: origin.clone(),
             body: serde_json::to_string(value)
                 .expect("a Value always serializes")
                 .into_boxed_str(),
+            identified,
             passthrough,
             list: false,
         }
@@ -57,14 +66,24 @@ impl Slot {
     }
 
     pub fn resource(&self) -> Resource {
+        let value = self.value();
         Resource {
-            value: self.value(),
-            id: self
-                .id
-                .clone()
-                .expect("only pass-through slots lack an identity"),
+            id: Identity::of(&value).expect("only identified documents are admitted"),
+            value,
             origin: self.origin.clone(),
         }
+    }
+
+    /// The group and kind of an identified document, read from its text without a tree.
+    pub fn group_kind(&self) -> Option<(String, String)> {
+        if !self.identified {
+            return None;
+        }
+        let mut de = serde_json::Deserializer::from_str(&self.body);
+        de.disable_recursion_limit();
+        let head: Head = serde::Deserialize::deserialize(&mut de).ok()?;
+        let (group, _) = split_api_version(&head.api_version?);
+        Some((group, head.kind?.into_owned()))
     }
 }
 
@@ -85,6 +104,7 @@ pub(super) struct Intake {
     pub function_config: Option<Value>,
     keep_config: bool,
     config_root: PathBuf,
+    limits: Limits,
 }
 
 impl Intake {
@@ -92,7 +112,7 @@ impl Intake {
         Intake {
             krm: false,
             slots: Vec::new(),
-            loader: Loader::new(options.allow_paths_outside_root),
+            loader: Loader::new(options.allow_paths_outside_root).with_limits(options.limits),
             kinds: KindTable::default(),
             namespaces: BTreeMap::new(),
             crds: Vec::new(),
@@ -101,6 +121,7 @@ impl Intake {
             function_config: None,
             keep_config: options.keep_config,
             config_root: options.config_root.clone(),
+            limits: options.limits,
         }
     }
 
@@ -108,7 +129,8 @@ impl Intake {
     pub fn read_stdin(&mut self, stdin: &[u8]) {
         let source: Arc<str> = Arc::from(STDIN);
         let mut pending_list: Option<Document> = None;
-        decode_stream(stdin, &source, |doc| {
+        let limits = self.limits;
+        decode_stream(stdin, &source, &limits, |doc| {
             let doc = match doc {
                 Ok(doc) => doc,
                 Err(problem) => return self.diagnostics.push(problem),
@@ -146,7 +168,7 @@ impl Intake {
             .push(Diagnostic::input(message).with_origin(&doc.origin));
         if self.krm {
             self.slots
-                .push(Slot::of_value(&doc.value, None, &doc.origin, true));
+                .push(Slot::of_value(&doc.value, false, &doc.origin, true));
         }
     }
 
@@ -211,9 +233,9 @@ impl Intake {
         let mut claimed_documents = Vec::new();
         let mut kept = Vec::with_capacity(self.slots.len());
         for slot in std::mem::take(&mut self.slots) {
-            let claimed = match &slot.id {
-                Some(id) if !slot.passthrough && !slot.list && !id.group.is_empty() => {
-                    is_virtual(&id.group, &id.kind)
+            let claimed = match slot.group_kind() {
+                Some((group, kind)) if !slot.passthrough && !slot.list && !group.is_empty() => {
+                    is_virtual(&group, &kind)
                 }
                 _ => false,
             };
@@ -317,8 +339,8 @@ impl Intake {
 
     /// `--crd PATH`: every CustomResourceDefinition in the file or directory (other
     /// documents are ignored, as kubectl-validate ignores them); used, never written out.
-    pub fn load_crd_path(&mut self, path: &Path, allow_outside_root: bool) {
-        let mut loader = Loader::for_crds(allow_outside_root);
+    pub fn load_crd_path(&mut self, path: &Path, allow_outside_root: bool, limits: Limits) {
+        let mut loader = Loader::for_crds(allow_outside_root).with_limits(limits);
         loader.load_config_path(path);
         self.diagnostics.append(&mut loader.diagnostics);
         for item in loader.items {

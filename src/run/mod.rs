@@ -6,7 +6,7 @@ mod compile;
 mod intake;
 mod strict;
 
-use crate::core::config::unsupported_family;
+use crate::core::config::{is_unsupported_family, unsupported_family};
 use crate::core::diagnostic::{exit_code, has_errors, Diagnostic, Severity};
 
 use crate::core::pipeline::{Change, Context, Operation, Unmatched};
@@ -55,6 +55,8 @@ pub struct Options {
     /// `--allow-exec`: exec modules may come from the resource stream, not only from
     /// trusted configuration.
     pub allow_exec: bool,
+    /// `--max-document-nodes`: how much one document may hold once read.
+    pub limits: kadmit_yaml::Limits,
     pub cluster_modrules_namespace: String,
     pub strict: bool,
     pub gatekeeper_annotations: bool,
@@ -91,6 +93,7 @@ impl Options {
             allow_paths_outside_root: false,
             allow_exec: false,
             allow_empty: false,
+            limits: kadmit_yaml::Limits::default(),
             skip_unsupported: false,
             cluster_modrules_namespace: "kubemod-system".into(),
             strict: false,
@@ -156,9 +159,12 @@ fn fail_closed(
     let unrun: Vec<String> = intake
         .slots
         .iter()
-        .filter_map(|slot| slot.id.as_ref())
-        .filter_map(|id| unsupported_family(id).map(|family| (family, id)))
-        .map(|(family, id)| format!("{id}: {}", family.name))
+        .filter(|slot| {
+            slot.group_kind()
+                .is_some_and(|(group, kind)| is_unsupported_family(&group, &kind))
+        })
+        .map(|slot| slot.resource().id)
+        .filter_map(|id| unsupported_family(&id).map(|family| format!("{id}: {}", family.name)))
         .collect();
     if !unrun.is_empty() {
         problems.push(Diagnostic::info(format!(
@@ -207,7 +213,7 @@ fn run_input(options: Options, stdin: Cow<'_, [u8]>) -> Outcome {
         intake.loader.load_config_path(path);
     }
     for path in &options.crd_paths {
-        intake.load_crd_path(path, options.allow_paths_outside_root);
+        intake.load_crd_path(path, options.allow_paths_outside_root, options.limits);
     }
     intake.read_stdin(&stdin);
     let input_len = stdin.len();
@@ -272,7 +278,7 @@ fn run_input(options: Options, stdin: Cow<'_, [u8]>) -> Outcome {
         let stream_kinds: BTreeSet<String> = intake
             .slots
             .iter()
-            .filter_map(|slot| slot.id.as_ref().map(|id| id.kind.clone()))
+            .filter_map(|slot| slot.group_kind().map(|(_, kind)| kind))
             .collect();
         admitter.admit_all(&mut intake, &mut encoder, krm);
         unmatched = pipeline.unmatched();

@@ -3,6 +3,7 @@
 //! strings like `sigs.k8s.io/yaml` does, duplicate keys refused.
 
 use super::scalar::{float_value, resolve_plain, Resolved};
+use crate::Limits;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
@@ -53,6 +54,8 @@ struct Composer {
     anchors: HashMap<usize, Value>,
     parsed_nodes: usize,
     alias_nodes: usize,
+    /// [`Limits::max_nodes`]: parsed and alias nodes together, per document.
+    max_nodes: usize,
     documents: Vec<Composed>,
     doc_line: usize,
     doc_value: Option<Value>,
@@ -84,8 +87,14 @@ pub fn control_character_at(text: &str) -> Option<usize> {
     })
 }
 
-/// Parses every document in `text` (one chunk of a stream, already split on `---` lines).
+/// Parses every document in `text` (one chunk of a stream, already split on `---` lines),
+/// within the default [`Limits`].
 pub fn compose(text: &str) -> Result<Vec<Composed>, ComposeError> {
+    compose_with(text, &Limits::default())
+}
+
+/// Parses every document in `text` within `limits`.
+pub fn compose_with(text: &str, limits: &Limits) -> Result<Vec<Composed>, ComposeError> {
     if let Some(at) = control_character_at(text) {
         return Err(ComposeError {
             message: CONTROL_CHARACTERS.to_owned(),
@@ -99,21 +108,22 @@ pub fn compose(text: &str) -> Result<Vec<Composed>, ComposeError> {
     // yaml-rust2 follows YAML 1.2 where go-yaml v2 is laxer; text that may need go-yaml's
     // reading is first rewritten into text that means the same to both (see `go_yaml_text`).
     if !may_have_flow_colon(text) {
-        match compose_text(text) {
+        match compose_text(text, limits) {
             Err(e) if go_yaml_may_read(&e) => {}
             result => return result,
         }
     }
-    compose_text(&go_yaml_text(text))
+    compose_text(&go_yaml_text(text), limits)
 }
 
-fn compose_text(text: &str) -> Result<Vec<Composed>, ComposeError> {
+fn compose_text(text: &str, limits: &Limits) -> Result<Vec<Composed>, ComposeError> {
     let mut parser = Parser::new_from_str(text);
     let mut c = Composer {
         stack: Vec::new(),
         anchors: HashMap::new(),
         parsed_nodes: 0,
         alias_nodes: 0,
+        max_nodes: limits.max_nodes,
         documents: Vec::new(),
         doc_line: 1,
         doc_value: None,
@@ -146,7 +156,7 @@ fn compose_text(text: &str) -> Result<Vec<Composed>, ComposeError> {
             }
             Event::Scalar(text, style, anchor, tag) => {
                 let value = scalar_value(text, style, tag.as_ref(), &mark)?;
-                c.parsed_nodes += 1;
+                c.count_parsed(&mark)?;
                 if anchor > 0 {
                     c.anchors.insert(anchor, value.clone());
                 }
@@ -159,6 +169,7 @@ fn compose_text(text: &str) -> Result<Vec<Composed>, ComposeError> {
                     .cloned()
                     .ok_or_else(|| err("unknown anchor", &mark))?;
                 c.alias_nodes += count_nodes(&value);
+                c.check_nodes(&mark)?;
                 let budget = ALIAS_NODES_FLOOR + ALIAS_NODES_PER_NODE * c.parsed_nodes;
                 if c.alias_nodes > budget {
                     return Err(err(
@@ -233,8 +244,22 @@ impl Composer {
                 mark,
             ));
         }
-        self.parsed_nodes += 1;
+        self.count_parsed(mark)?;
         self.stack.push(frame);
+        Ok(())
+    }
+
+    fn count_parsed(&mut self, mark: &Marker) -> Result<(), ComposeError> {
+        self.parsed_nodes += 1;
+        self.check_nodes(mark)
+    }
+
+    /// Refuses the document as soon as it holds more nodes than the limit, before the tree
+    /// grows further.
+    fn check_nodes(&self, mark: &Marker) -> Result<(), ComposeError> {
+        if self.parsed_nodes + self.alias_nodes > self.max_nodes {
+            return Err(err(crate::too_many_nodes(self.max_nodes), mark));
+        }
         Ok(())
     }
 
@@ -760,6 +785,28 @@ mod tests {
         let deep = "- ".repeat(10_000) + "x\n";
         let e = compose(&deep).unwrap_err();
         assert!(e.message.contains("deeper than"), "{}", e.message);
+    }
+
+    #[test]
+    fn documents_over_the_node_limit_are_refused_before_the_tree_grows() {
+        let limits = Limits { max_nodes: 10 };
+        // 1 mapping + 1 key + 1 sequence + 7 items = 10 nodes: at the limit.
+        assert!(compose_with("l: [1, 2, 3, 4, 5, 6, 7]\n", &limits).is_ok());
+        let e = compose_with("l: [1, 2, 3, 4, 5, 6, 7, 8]\n", &limits).unwrap_err();
+        assert_eq!(
+            e.message,
+            "document holds more than 10 nodes (keys, values and collections)"
+        );
+        // Aliases count as the nodes they expand to.
+        let e = compose_with("a: &a [1, 2, 3]\nb: *a\nc: *a\n", &limits).unwrap_err();
+        assert!(
+            e.message.starts_with(crate::TOO_MANY_NODES),
+            "{}",
+            e.message
+        );
+        // The count is per document.
+        let two = "l: [1, 2, 3, 4, 5, 6, 7]\n---\nl: [1, 2, 3, 4, 5, 6, 7]\n";
+        assert_eq!(compose_with(two, &limits).unwrap().len(), 2);
     }
 
     #[test]

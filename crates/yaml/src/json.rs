@@ -2,6 +2,7 @@
 //! integers never rounded, nesting bounded).
 
 use super::compose::MAX_DEPTH;
+use crate::Limits;
 use serde::de::{DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 use std::fmt;
@@ -14,30 +15,57 @@ pub struct JsonError {
     pub document: usize,
 }
 
-/// Decodes every JSON value in `text`, each with the 1-based line it starts on.
+/// Decodes every JSON value in `text`, each with the 1-based line it starts on, within the
+/// default [`Limits`].
 pub fn decode_json_stream(text: &str) -> Result<Vec<(Value, usize)>, JsonError> {
-    scan(text)?;
+    let mut out = Vec::new();
+    decode_json_stream_with(text, &Limits::default(), |value, line| {
+        out.push((value, line))
+    })?;
+    Ok(out)
+}
+
+/// Decodes the JSON values of `text` one at a time, handing each to `sink` with the
+/// 1-based line it starts on, so only one document's tree is alive at once. The whole
+/// text is checked first (nesting, integers, nodes per document): a stream that fails
+/// those hands nothing to `sink`.
+pub fn decode_json_stream_with(
+    text: &str,
+    limits: &Limits,
+    mut sink: impl FnMut(Value, usize),
+) -> Result<(), JsonError> {
+    scan(text, limits)?;
     let mut de = serde_json::Deserializer::from_str(text);
     de.disable_recursion_limit();
     let mut stream = de.into_iter::<StrictDocument>();
-    let mut out = Vec::new();
+    let mut line = 1;
+    let mut counted = 0;
+    let mut document = 0;
     loop {
         let offset = stream.byte_offset();
         let rest = text.get(offset..).unwrap_or_default();
         let start = offset + (rest.len() - rest.trim_start().len());
+        // Lines are counted from where the previous document's count stopped: linear.
+        line += text.as_bytes()[counted..start]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+        counted = start;
         match stream.next() {
-            None => break,
-            Some(Ok(StrictDocument(value))) => out.push((value, line_of(text, start))),
+            None => return Ok(()),
+            Some(Ok(StrictDocument(value))) => {
+                sink(value, line);
+                document += 1;
+            }
             Some(Err(e)) => {
                 return Err(JsonError {
                     message: e.to_string(),
                     line: e.line(),
-                    document: out.len(),
+                    document,
                 })
             }
         }
     }
-    Ok(out)
 }
 
 /// One stream element decoded by [`StrictVisitor`].
@@ -49,23 +77,31 @@ impl<'de> serde::Deserialize<'de> for StrictDocument {
     }
 }
 
-fn line_of(text: &str, offset: usize) -> usize {
-    text.as_bytes()[..offset]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count()
-        + 1
-}
-
 /// Checks nesting depth and integer size before serde_json sees the text, so a hostile
 /// document cannot overflow the stack and a large integer is refused instead of rounded.
-fn scan(text: &str) -> Result<(), JsonError> {
+/// It also counts each document's nodes (collections, keys, scalars), so a document over
+/// [`Limits::max_nodes`] is refused before any tree is built.
+fn scan(text: &str, limits: &Limits) -> Result<(), JsonError> {
     let bytes = text.as_bytes();
     let mut depth = 0usize;
     let mut document = 0usize;
+    let mut nodes = 0usize;
     let mut line = 1;
     let mut i = 0;
     while i < bytes.len() {
+        if matches!(
+            bytes[i],
+            b'"' | b'{' | b'[' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n'
+        ) {
+            nodes += 1;
+            if nodes > limits.max_nodes {
+                return Err(JsonError {
+                    message: crate::too_many_nodes(limits.max_nodes),
+                    line,
+                    document,
+                });
+            }
+        }
         match bytes[i] {
             b'\n' => line += 1,
             b'"' => {
@@ -93,6 +129,7 @@ fn scan(text: &str) -> Result<(), JsonError> {
                 depth = depth.saturating_sub(1);
                 if depth == 0 {
                     document += 1;
+                    nodes = 0;
                 }
             }
             b'-' if depth == 0 && bytes[i..].starts_with(b"---") => {
@@ -203,6 +240,30 @@ mod tests {
         assert_eq!(
             docs,
             vec![(json!({"a": 1}), 1), (json!({"b": [true, 1.5]}), 2)]
+        );
+    }
+
+    #[test]
+    fn documents_over_the_node_limit_are_refused_before_they_are_built() {
+        let limits = Limits { max_nodes: 10 };
+        let mut seen = Vec::new();
+        // {, "l", [, 7 items: 10 nodes per document; true/false/null/strings count too.
+        let ok = "{\"l\": [1, -2, 3.5, true, false, null, \"x\"]}\n{\"l\": [1, 2, 3, 4, 5, 6, 7]}";
+        decode_json_stream_with(ok, &limits, |v, line| seen.push((v, line))).unwrap();
+        assert_eq!(seen.len(), 2);
+        assert_eq!(seen[1].1, 2);
+        let e =
+            decode_json_stream_with("{}\n{\"l\": [1, 2, 3, 4, 5, 6, 7, 8]}", &limits, |_, _| {
+                panic!("nothing is handed over from a stream that fails the scan")
+            })
+            .unwrap_err();
+        assert_eq!(
+            (e.message.as_str(), e.line, e.document),
+            (
+                "document holds more than 10 nodes (keys, values and collections)",
+                2,
+                1
+            )
         );
     }
 
