@@ -46,6 +46,7 @@ pub fn cases() -> Vec<Case> {
         {"name": "bare"},
         {"name": "s", "secret": {"secretName": "x"}},
         {"name": "cm", "configMap": {"name": "x", "defaultMode": 256}},
+        {"name": "cm2", "configMap": {"name": "y"}},
         {"name": "d", "downwardAPI": {"items": [{"path": "n", "fieldRef": {"fieldPath": "metadata.name"}}]}},
         {"name": "pr", "projected": {"sources": [
             {"serviceAccountToken": {"path": "t"}},
@@ -202,6 +203,7 @@ pub fn cases() -> Vec<Case> {
                 {"emptyDir": {}},
                 {"secret": {"defaultMode": 420}},
                 {"configMap": {}},
+                {"configMap": {"defaultMode": 420}},
                 {"downwardAPI": {"defaultMode": 420, "items": [{"fieldRef": {"apiVersion": "v1"}}]}},
                 {"projected": {"defaultMode": 420, "sources": [
                     {"serviceAccountToken": {"expirationSeconds": 3600}},
