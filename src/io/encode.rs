@@ -1,7 +1,8 @@
 //! Output encoders: a YAML stream, a JSON `v1 List`, or a KRM `ResourceList`. Output is
 //! built in memory and written only when the run succeeds (nothing partial on stdout).
 
-use kadmit_yaml::emit::{write_document, write_sequence_item};
+use kadmit_yaml::emit::{write_document, write_entry, write_sequence_item};
+use kadmit_yaml::spans::ItemText;
 use serde_json::Value;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,6 +67,43 @@ impl Encoder {
             }
         }
         self.count += 1;
+    }
+
+    /// Writes a KRM item that came with its own text (`source`, read back to `original`):
+    /// unchanged, as those bytes; changed, with each top-level key whose value did not
+    /// change copied from its own lines and the others written anew. Other formats write
+    /// `value` as [`Encoder::push`] does.
+    pub fn push_item(&mut self, value: &Value, original: &Value, source: &ItemText) {
+        if self.format != Format::ResourceList {
+            return self.push(value);
+        }
+        if self.count == 0 {
+            self.out.push('\n');
+        }
+        self.count += 1;
+        if value == original {
+            return self.out.push_str(&source.text);
+        }
+        let (Value::Object(map), Value::Object(before)) = (value, original) else {
+            return write_sequence_item(&mut self.out, value);
+        };
+        if source.keys.is_empty() || map.is_empty() {
+            return write_sequence_item(&mut self.out, value);
+        }
+        for (i, (key, value)) in map.iter().enumerate() {
+            self.out.push_str(if i == 0 { "- " } else { "  " });
+            let copied = source
+                .keys
+                .iter()
+                .find(|k| k.name == *key)
+                .filter(|_| before.get(key) == Some(value));
+            match copied {
+                Some(k) => self
+                    .out
+                    .push_str(&source.text[k.lines.start + 2..k.lines.end]),
+                None => write_entry(&mut self.out, key, value, 2),
+            }
+        }
     }
 
     /// Closes the output. `function_config` and `results` matter only for a ResourceList.

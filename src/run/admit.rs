@@ -7,6 +7,7 @@ use crate::core::diagnostic::Diagnostic;
 use crate::core::pipeline::{Change, Context, Pipeline};
 use crate::core::resource::{Identity, Origin, Resource, FUNCTION_ANNOTATION, LOCAL_CONFIG};
 use crate::io::encode::Encoder;
+use kadmit_yaml::spans::ItemText;
 use serde_json::Value;
 
 /// One run's admission: what it needs, and what it has found so far.
@@ -49,11 +50,17 @@ impl Admitter<'_> {
     }
 
     /// Writes an admitted resource, or with ExpansionTemplates keeps its resultants.
-    fn emit(&mut self, resource: &Resource, encoder: &mut Encoder) {
+    /// `source`: the KRM item's own text and the value it read as.
+    fn emit(
+        &mut self,
+        resource: &Resource,
+        source: Option<(&Value, &ItemText)>,
+        encoder: &mut Encoder,
+    ) {
         let (Some(resultants), Some(expander)) =
             (self.resultants.as_mut(), self.pipeline.expander.as_ref())
         else {
-            return encoder.push(&resource.value);
+            return write(encoder, &resource.value, source);
         };
         match expander.expand(resource, self.cx) {
             Ok(mut values) => resultants.append(&mut values),
@@ -63,17 +70,20 @@ impl Admitter<'_> {
 
     fn admit_slot(&mut self, slot: &Slot, encoder: &mut Encoder) {
         if slot.passthrough {
-            return encoder.push(&slot.value());
+            let value = slot.value();
+            return write(encoder, &value, slot.source.as_deref().map(|s| (&value, s)));
         }
         let mut resource = slot.resource();
+        let original = slot.source.as_ref().map(|_| resource.value.clone());
+        let source = original.as_ref().zip(slot.source.as_deref());
         if slot.list {
             self.admit_list_items(&mut resource);
-            return encoder.push(&resource.value);
+            return write(encoder, &resource.value, source);
         }
         if !self.pipeline.is_empty() {
             self.admit_one(&mut resource);
         }
-        self.emit(&resource, encoder);
+        self.emit(&resource, source, encoder);
     }
 
     /// A KRM `*List` kept whole: its items are admitted in place.
@@ -173,7 +183,7 @@ impl Admitter<'_> {
         match Resource::new(value, origin.clone()) {
             Ok(mut resource) => {
                 self.admit_one(&mut resource);
-                self.emit(&resource, encoder);
+                self.emit(&resource, None, encoder);
             }
             Err(message) => self.diagnostics.push(
                 Diagnostic::config(format!("generated document {}: {message}", index + 1))
@@ -189,6 +199,14 @@ fn strip_config_annotations(value: &mut Value) {
     if let Some(Value::Object(annotations)) = value.pointer_mut("/metadata/annotations") {
         annotations.remove(LOCAL_CONFIG);
         annotations.remove(FUNCTION_ANNOTATION);
+    }
+}
+
+/// Writes `value`, from the item's own text where it has one (KRM mode).
+fn write(encoder: &mut Encoder, value: &Value, source: Option<(&Value, &ItemText)>) {
+    match source {
+        Some((original, text)) => encoder.push_item(value, original, text),
+        None => encoder.push(value),
     }
 }
 

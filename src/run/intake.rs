@@ -12,6 +12,8 @@ use crate::core::resource::{
     annotation, split_api_version, Identity, Origin, Resource, FUNCTION_CONFIG, STDIN,
 };
 use crate::io::resource_list;
+use kadmit_yaml::compose::compose_with;
+use kadmit_yaml::spans::ItemText;
 use kadmit_yaml::Limits;
 use serde_json::Value;
 use std::borrow::Cow;
@@ -31,6 +33,9 @@ pub(super) struct Slot {
     pub passthrough: bool,
     /// A KRM `*List` item kept whole; its items are admitted one by one.
     pub list: bool,
+    /// KRM mode: the item's own text, checked to read back to the item, so an item no
+    /// rule changed is written back byte for byte (docs/yaml.md, "What kadmit writes").
+    pub source: Option<Box<ItemText>>,
 }
 
 /// The two fields that say what a stored document is, read without building its tree.
@@ -56,6 +61,7 @@ impl Slot {
             identified,
             passthrough,
             list: false,
+            source: None,
         }
     }
 
@@ -127,6 +133,41 @@ impl Intake {
 
     /// Reads stdin: a lone `ResourceList` makes this a KRM call, anything else is a stream.
     pub fn read_stdin(&mut self, stdin: &[u8]) {
+        self.read_documents(stdin);
+        if self.krm {
+            self.attach_item_sources(stdin);
+        }
+    }
+
+    /// KRM mode: each item's own lines, when they read back to the item exactly, go with
+    /// its slot (one slot per item, in order, until claims and generation change that).
+    fn attach_item_sources(&mut self, stdin: &[u8]) {
+        let Some(text) = std::str::from_utf8(stdin).ok() else {
+            return;
+        };
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let normalized;
+        let text = if text.contains('\r') {
+            normalized = text.replace("\r\n", "\n");
+            normalized.as_str()
+        } else {
+            text
+        };
+        let Some(items) = kadmit_yaml::spans::sequence_items(text, "items") else {
+            return;
+        };
+        if items.len() != self.slots.len() {
+            return;
+        }
+        for (slot, item) in self.slots.iter_mut().zip(items) {
+            let Some(mut item) = item else { continue };
+            if verify_item_text(&mut item, &slot.value(), &self.limits) {
+                slot.source = Some(Box::new(item));
+            }
+        }
+    }
+
+    fn read_documents(&mut self, stdin: &[u8]) {
         let source: Arc<str> = Arc::from(STDIN);
         let mut pending_list: Option<Document> = None;
         let limits = self.limits;
@@ -414,4 +455,38 @@ fn krm_item_origin(item: &Value, position: usize, list: &Origin) -> Origin {
             ..list.clone()
         },
     }
+}
+
+/// Whether `item`'s text reads back to `value` (an alias to another item's anchor, a tag
+/// or a document marker would not); keeps only the keys whose own lines read back to
+/// their values.
+fn verify_item_text(item: &mut ItemText, value: &Value, limits: &Limits) -> bool {
+    let reads_back = |text: &str, expected: Value| matches!(compose_with(text, limits).as_deref(), Ok([doc]) if doc.value == expected);
+    if !reads_back(&item.text, Value::Array(vec![value.clone()])) {
+        return false;
+    }
+    let Value::Object(map) = value else {
+        item.keys.clear();
+        return true;
+    };
+    let keys_read_back = item.keys.iter().all(|key| {
+        let Some(expected) = map.get(&key.name) else {
+            return false;
+        };
+        let lines = &item.text[key.lines.clone()];
+        let shifted: String = lines
+            .lines()
+            .map(|l| {
+                let l = l.strip_prefix("- ").unwrap_or(l);
+                format!("{}\n", l.strip_prefix("  ").unwrap_or(l.trim_start()))
+            })
+            .collect();
+        let mut one = serde_json::Map::new();
+        one.insert(key.name.clone(), expected.clone());
+        reads_back(&shifted, Value::Object(one))
+    });
+    if !keys_read_back || item.keys.len() != map.len() {
+        item.keys.clear();
+    }
+    true
 }

@@ -301,7 +301,11 @@ fn run_input(options: Options, stdin: Cow<'_, [u8]>) -> Outcome {
         (true, true) if format == Format::ResourceList => {
             let mut original = Encoder::new(Format::ResourceList);
             for slot in &intake.slots {
-                original.push(&slot.value());
+                let value = slot.value();
+                match slot.source.as_deref() {
+                    Some(text) => original.push_item(&value, &value, text),
+                    None => original.push(&value),
+                }
             }
             original.finish(function_config, &results)
         }

@@ -33,24 +33,30 @@ fn write_mapping(out: &mut String, map: &serde_json::Map<String, Value>, level: 
         if i > 0 {
             indent(out, level);
         }
-        write_key(out, key, level);
-        out.push(':');
-        match value {
-            Value::Object(m) if !m.is_empty() => {
-                out.push('\n');
-                indent(out, level + 2);
-                write_mapping(out, m, level + 2);
-            }
-            Value::Array(items) if !items.is_empty() => {
-                out.push('\n');
-                indent(out, level);
-                write_sequence(out, items, level);
-            }
-            scalar => {
-                out.push(' ');
-                write_inline(out, scalar, level);
-                out.push('\n');
-            }
+        write_entry(out, key, value, level);
+    }
+}
+
+/// One `key: value` entry of a block mapping at column `level`, its first line already
+/// positioned there (a writer splicing entries of its own between copied ones uses it).
+pub fn write_entry(out: &mut String, key: &str, value: &Value, level: usize) {
+    write_key(out, key, level);
+    out.push(':');
+    match value {
+        Value::Object(m) if !m.is_empty() => {
+            out.push('\n');
+            indent(out, level + 2);
+            write_mapping(out, m, level + 2);
+        }
+        Value::Array(items) if !items.is_empty() => {
+            out.push('\n');
+            indent(out, level);
+            write_sequence(out, items, level);
+        }
+        scalar => {
+            out.push(' ');
+            write_inline(out, scalar, level);
+            out.push('\n');
         }
     }
 }

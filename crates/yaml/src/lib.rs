@@ -12,6 +12,7 @@ pub mod compose;
 pub mod emit;
 pub mod json;
 pub mod scalar;
+pub mod spans;
 pub mod split;
 
 /// How much one document may hold once read. The parsed tree of a document costs about
