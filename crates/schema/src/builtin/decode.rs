@@ -82,7 +82,7 @@ impl<'a> Decoder<'a> {
                         }
                         None => {
                             let known = fields
-                                .into_iter()
+                                .iter()
                                 .flat_map(|f| f.keys().map(String::as_str));
                             self.unknown(did_you_mean(key, known));
                         }

@@ -24,8 +24,9 @@ use serde_json::Value;
 pub struct StrictResult {
     /// The server's refusal text when it refuses the object (400 BadRequest).
     pub message: Option<String>,
-    /// Every problem that refuses the object under the mode, in decode order, the
-    /// server's texts: type errors, and under `Strict` the unknown and duplicate fields.
+    /// Every problem that refuses the object under the mode, the server's texts: the
+    /// type errors (each in decode order), then under `Strict` the unknown and duplicate
+    /// fields (in decode order).
     pub errors: Vec<String>,
     /// Under `Warn`: one warning per unknown or duplicate field (`unknown field "x"`).
     pub warnings: Vec<String>,
