@@ -7,6 +7,7 @@
 //! generator engine of the binary both build on it.
 
 pub mod admission;
+pub mod builtin;
 pub mod cel;
 pub mod defaulting;
 pub mod definition;
