@@ -160,11 +160,10 @@ fn deployment_strategy(spec: &Value, errs: &mut Errors) {
 /// `ValidatePositiveIntOrPercent`.
 pub fn positive_int_or_percent(v: Option<&Value>, path: &str, errs: &mut Errors) {
     match v {
-        Some(Value::String(s)) => {
-            if !is_percent(s) {
-                errs.push(FieldError::invalid(path, json!(s), PERCENT_MSG));
-            }
+        Some(Value::String(s)) if !is_percent(s) => {
+            errs.push(FieldError::invalid(path, json!(s), PERCENT_MSG));
         }
+        Some(Value::String(_)) => {}
         Some(v) => nonnegative(as_int(v).unwrap_or(0), path, errs),
         None => {}
     }
