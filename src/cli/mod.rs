@@ -79,8 +79,9 @@ pub struct RunArgs {
     /// resources and are not written out (other documents there are ignored); repeatable.
     #[arg(long = "crd", value_name = "PATH")]
     pub crd: Vec<PathBuf>,
-    /// What unknown fields of custom resources do, as kubectl's --validate: an error
-    /// listing them (Strict), pruned with a warning each (Warn), or pruned silently (Ignore).
+    /// What unknown fields of custom resources and built-in objects do, as kubectl's
+    /// --validate: an error listing them (Strict), dropped with a warning each (Warn), or
+    /// dropped silently (Ignore).
     #[arg(long, value_enum, default_value = "Strict")]
     pub field_validation: FieldValidationArg,
     /// What unknown fields of configuration documents (rules, generators, modules, policy
@@ -88,9 +89,19 @@ pub struct RunArgs {
     /// with the field dropped (Warn), or dropped silently (Ignore).
     #[arg(long, value_enum, default_value = "Strict")]
     pub config_validation: FieldValidationArg,
-    /// Do not write schema defaults into custom resources (they are still validated with them).
+    /// Do not write defaults into the output: schema defaults of custom resources, native
+    /// defaults of built-in kinds (objects are still validated with them).
     #[arg(long)]
     pub no_defaults: bool,
+    /// Admit built-in kinds (Deployment, Service, Pod, ...) as kube-apiserver does: strict
+    /// decoding, native defaults written to the output, native validation (docs/builtins.md).
+    /// Off unless given, while the default output of kadmit's own examples moves over.
+    #[arg(long)]
+    pub builtins: bool,
+    /// The Kubernetes version (1.30 to 1.35) whose built-in kinds are checked and defaulted;
+    /// default: what a kadmit.dev Settings document pins, else 1.35.
+    #[arg(long, value_name = "VERSION", value_parser = crate::run::parse_kubernetes_version)]
+    pub kubernetes_version: Option<u32>,
     /// Pass configuration documents through to the output instead of consuming them.
     #[arg(long)]
     pub keep_config: bool,
@@ -357,6 +368,8 @@ fn run_invocation(
             allow_paths_outside_root: a.allow_paths_outside_root,
             allow_exec: a.allow_exec,
             allow_empty: a.allow_empty,
+            kubernetes_version: a.kubernetes_version,
+            builtins: a.builtins,
             limits: kadmit_yaml::Limits {
                 max_nodes: a.max_document_nodes,
             },

@@ -15,6 +15,7 @@ use std::sync::Arc;
 pub const KADMIT_GROUP: &str = "kadmit.dev";
 pub const KADMIT_VERSION: &str = "v1alpha1";
 pub const POLICY_SET_KIND: &str = "PolicySet";
+pub const SETTINGS_KIND: &str = "Settings";
 pub const GENERATOR_KIND: &str = "Generator";
 pub const ADMISSION_MODULE_KIND: &str = "AdmissionModule";
 
@@ -95,6 +96,12 @@ pub const KNOWN_KINDS: &[KnownKind] = &[
         group: KADMIT_GROUP,
         versions: &[KADMIT_VERSION],
         kind: POLICY_SET_KIND,
+        family: Family::Kadmit,
+    },
+    KnownKind {
+        group: KADMIT_GROUP,
+        versions: &[KADMIT_VERSION],
+        kind: SETTINGS_KIND,
         family: Family::Kadmit,
     },
     KnownKind {

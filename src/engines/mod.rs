@@ -2,6 +2,7 @@
 //! imports only the core (`pipeline`, `resource`, `scope`, `config`, `diagnostic`) and the
 //! library crates, never another engine, `run` or `cli` (tests/architecture.rs checks).
 
+pub mod builtin;
 pub mod crd;
 pub mod gatekeeper;
 pub mod generator;

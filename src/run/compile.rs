@@ -7,6 +7,7 @@ use crate::core::diagnostic::Diagnostic;
 use crate::core::engine::{Configuration, Engine};
 use crate::core::pipeline::Pipeline;
 use crate::core::resource::Resource;
+use crate::engines::builtin::{self, Builtins};
 use crate::engines::crd::Crds;
 use crate::engines::gatekeeper::{self, Gatekeeper};
 use crate::engines::generator::{self, discovery::Catalog, Generators};
@@ -17,7 +18,8 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 /// Builds the pipeline for `items`; every unusable item is reported, not just the first.
-/// Engines run in the order their stages take within each phase: KubeMod, CRDs,
+/// Engines run in the order their stages take within each phase: built-in kinds (with
+/// `--builtins`), KubeMod, CRDs,
 /// generators, Gatekeeper, then modules in configuration order.
 pub fn compile(
     items: &[ConfigItem],
@@ -43,7 +45,16 @@ pub fn compile(
         items: &usable,
         crds: &crds,
     };
-    let mut engines: [Box<dyn Engine>; 5] = [
+    let builtins: Option<Box<dyn Engine>> = options.builtins.then(|| {
+        Box::new(Builtins {
+            settings: builtin::Settings {
+                minor: options.kubernetes_version,
+                field_validation: options.field_validation,
+                write_defaults: options.write_defaults,
+            },
+        }) as Box<dyn Engine>
+    });
+    let engines: [Box<dyn Engine>; 5] = [
         Box::new(KubeMod {
             settings: kubemod::stages::Settings {
                 cluster_modrules_namespace: options.cluster_modrules_namespace.clone(),
@@ -79,7 +90,7 @@ pub fn compile(
             },
         }),
     ];
-    for engine in &mut engines {
+    for mut engine in builtins.into_iter().chain(engines) {
         diagnostics.extend(engine.compile(&config, &mut pipeline));
         diagnostics.append(&mut found_problems.borrow_mut());
     }

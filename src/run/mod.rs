@@ -24,6 +24,8 @@ use std::path::PathBuf;
 pub const CHANGED_BY_ANNOTATION: &str = "kadmit.dev/changed-by";
 
 pub use crate::core::config::Mode;
+/// `--kubernetes-version`: `1.33` read as the minor 33, when kadmit has that version.
+pub use crate::engines::builtin::parse_version as parse_kubernetes_version;
 
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -55,6 +57,12 @@ pub struct Options {
     /// `--allow-exec`: exec modules may come from the resource stream, not only from
     /// trusted configuration.
     pub allow_exec: bool,
+    /// `--builtins`: built-in kinds are strictly decoded, natively defaulted and natively
+    /// validated (docs/builtins.md).
+    pub builtins: bool,
+    /// `--kubernetes-version`: the minor version (33 for 1.33) whose built-in kinds are
+    /// followed; `None`: as configuration pins it, else the newest.
+    pub kubernetes_version: Option<u32>,
     /// `--max-document-nodes`: how much one document may hold once read.
     pub limits: kadmit_yaml::Limits,
     pub cluster_modrules_namespace: String,
@@ -94,6 +102,8 @@ impl Options {
             allow_exec: false,
             allow_empty: false,
             limits: kadmit_yaml::Limits::default(),
+            kubernetes_version: None,
+            builtins: false,
             skip_unsupported: false,
             cluster_modrules_namespace: "kubemod-system".into(),
             strict: false,

@@ -56,7 +56,7 @@ macro_rules! kind_crd {
     };
 }
 
-static KIND_CRDS: [KindCrd; 9] = [
+static KIND_CRDS: [KindCrd; 10] = [
     kind_crd!(
         "api.kubemod.io",
         "ModRule",
@@ -92,6 +92,7 @@ static KIND_CRDS: [KindCrd; 9] = [
         "PolicySet",
         "kadmit/kadmit.dev_policysets.yaml"
     ),
+    kind_crd!("kadmit.dev", "Settings", "kadmit/kadmit.dev_settings.yaml"),
     kind_crd!(
         "kadmit.dev",
         "Generator",

@@ -81,9 +81,7 @@ impl<'a> Decoder<'a> {
                             self.go_struct = outer;
                         }
                         None => {
-                            let known = fields
-                                .iter()
-                                .flat_map(|f| f.keys().map(String::as_str));
+                            let known = fields.iter().flat_map(|f| f.keys().map(String::as_str));
                             self.unknown(did_you_mean(key, known));
                         }
                     }
