@@ -1,4 +1,4 @@
-//! Built-in kinds through the binary (`--builtins`): strict decoding with the server's
+//! Built-in kinds through the binary (on unless `--no-builtins`): strict decoding with the server's
 //! texts, native defaults written and recorded, native validation in kubectl's envelope,
 //! the Kubernetes version chosen by flag or by a `kadmit.dev` `Settings` document.
 
@@ -87,7 +87,7 @@ spec:
 #[test]
 fn native_validation_reports_every_error_in_kubectls_envelope() {
     kadmit()
-        .args(["transform", "--builtins"])
+        .args(["transform"])
         .write_stdin(BAD_DEPLOYMENT)
         .assert()
         .code(1)
@@ -98,9 +98,9 @@ fn native_validation_reports_every_error_in_kubectls_envelope() {
              * spec.template.metadata.labels: Invalid value: {\"app\":\"webx\"}: `selector` does not match template `labels`\n\
              * spec.template.spec.containers[0].imagePullPolicy: Unsupported value: \"Sometimes\": supported values: \"Always\", \"IfNotPresent\", \"Never\" [stdin, document 1, line 1]",
         ));
-    // Without --builtins the object passes as before.
+    // With --no-builtins the object passes as before.
     kadmit()
-        .arg("transform")
+        .args(["transform", "--no-builtins"])
         .write_stdin(BAD_DEPLOYMENT)
         .assert()
         .success();
@@ -110,7 +110,7 @@ fn native_validation_reports_every_error_in_kubectls_envelope() {
 fn strict_decoding_refuses_unknown_fields_and_wrong_types_with_the_servers_texts() {
     let unknown = DEPLOYMENT.replace("        ports:\n", "        portz: 1\n        ports:\n");
     kadmit()
-        .args(["transform", "--builtins"])
+        .args(["transform"])
         .write_stdin(unknown.clone())
         .assert()
         .code(1)
@@ -119,7 +119,7 @@ fn strict_decoding_refuses_unknown_fields_and_wrong_types_with_the_servers_texts
         ));
     // Warn: the field is dropped with the server's warning; Ignore: dropped silently.
     kadmit()
-        .args(["transform", "--builtins", "--field-validation", "Warn"])
+        .args(["transform", "--field-validation", "Warn"])
         .write_stdin(unknown.clone())
         .assert()
         .success()
@@ -128,7 +128,7 @@ fn strict_decoding_refuses_unknown_fields_and_wrong_types_with_the_servers_texts
             "warning: Deployment web: unknown field \"spec.template.spec.containers[0].portz\"",
         ));
     kadmit()
-        .args(["transform", "--builtins", "--field-validation", "Ignore"])
+        .args(["transform", "--field-validation", "Ignore"])
         .write_stdin(unknown)
         .assert()
         .success()
@@ -139,7 +139,7 @@ fn strict_decoding_refuses_unknown_fields_and_wrong_types_with_the_servers_texts
         "spec:\n  replicas: \"two\"\n  selector",
     );
     kadmit()
-        .args(["transform", "--builtins", "--field-validation", "Ignore"])
+        .args(["transform", "--field-validation", "Ignore"])
         .write_stdin(typed)
         .assert()
         .code(1)
@@ -151,7 +151,7 @@ fn strict_decoding_refuses_unknown_fields_and_wrong_types_with_the_servers_texts
 #[test]
 fn an_unknown_kind_of_a_built_in_group_version_is_kubectls_no_matches_error() {
     kadmit()
-        .args(["transform", "--builtins"])
+        .args(["transform"])
         .write_stdin(DEPLOYMENT.replace("kind: Deployment", "kind: Deploymnet"))
         .assert()
         .code(1)
@@ -163,7 +163,7 @@ fn an_unknown_kind_of_a_built_in_group_version_is_kubectls_no_matches_error() {
 #[test]
 fn native_defaults_are_written_recorded_and_idempotent() {
     let out = kadmit()
-        .args(["transform", "--builtins", "--report", "-"])
+        .args(["transform", "--report", "-"])
         .write_stdin(DEPLOYMENT)
         .assert()
         .success()
@@ -177,14 +177,14 @@ fn native_defaults_are_written_recorded_and_idempotent() {
     );
     // Admitting the output again changes nothing.
     kadmit()
-        .args(["transform", "--builtins"])
+        .args(["transform"])
         .write_stdin(DEPLOYMENT_STORED)
         .assert()
         .success()
         .stdout(DEPLOYMENT_STORED);
     // --no-defaults: validated with the defaults, written without them.
     kadmit()
-        .args(["transform", "--builtins", "--no-defaults"])
+        .args(["transform", "--no-defaults"])
         .write_stdin(DEPLOYMENT)
         .assert()
         .success()
@@ -216,7 +216,7 @@ spec:
 ",
     );
     kadmit()
-        .args(["transform", "--builtins", "--config"])
+        .args(["transform", "--config"])
         .arg(&rule)
         .write_stdin(DEPLOYMENT)
         .assert()
@@ -234,7 +234,7 @@ spec:
     )
     .unwrap();
     kadmit()
-        .args(["transform", "--builtins", "--config"])
+        .args(["transform", "--config"])
         .arg(&rule)
         .write_stdin(DEPLOYMENT)
         .assert()
@@ -259,13 +259,13 @@ spec:
   resources: {}
 ";
     kadmit()
-        .args(["transform", "--builtins", "--kubernetes-version", "1.30"])
+        .args(["transform", "--kubernetes-version", "1.30"])
         .write_stdin(pod)
         .assert()
         .code(1)
         .stderr(predicate::str::contains("unknown field \"spec.resources\""));
     kadmit()
-        .args(["transform", "--builtins", "--kubernetes-version", "1.35"])
+        .args(["transform", "--kubernetes-version", "1.35"])
         .write_stdin(pod)
         .assert()
         .success();
@@ -276,7 +276,7 @@ spec:
         "apiVersion: kadmit.dev/v1alpha1\nkind: Settings\nmetadata: {name: pin}\nspec:\n  kubernetesVersion: \"1.30\"\n",
     );
     kadmit()
-        .args(["transform", "--builtins", "--config"])
+        .args(["transform", "--config"])
         .arg(&settings)
         .write_stdin(pod)
         .assert()
@@ -284,19 +284,13 @@ spec:
         .stderr(predicate::str::contains("unknown field \"spec.resources\""));
     // The flag wins over the pin.
     kadmit()
-        .args([
-            "transform",
-            "--builtins",
-            "--kubernetes-version",
-            "1.35",
-            "--config",
-        ])
+        .args(["transform", "--kubernetes-version", "1.35", "--config"])
         .arg(&settings)
         .write_stdin(pod)
         .assert()
         .success();
     kadmit()
-        .args(["transform", "--builtins", "--kubernetes-version", "1.29"])
+        .args(["transform", "--kubernetes-version", "1.29"])
         .write_stdin(pod)
         .assert()
         .code(2)
@@ -309,7 +303,7 @@ spec:
     )
     .unwrap();
     kadmit()
-        .args(["transform", "--builtins", "--config"])
+        .args(["transform", "--config"])
         .arg(&settings)
         .write_stdin(pod)
         .assert()

@@ -93,11 +93,11 @@ pub struct RunArgs {
     /// defaults of built-in kinds (objects are still validated with them).
     #[arg(long)]
     pub no_defaults: bool,
-    /// Admit built-in kinds (Deployment, Service, Pod, ...) as kube-apiserver does: strict
-    /// decoding, native defaults written to the output, native validation (docs/builtins.md).
-    /// Off unless given, while the default output of kadmit's own examples moves over.
+    /// Leave built-in kinds (Deployment, Service, Pod, ...) alone: by default they are
+    /// admitted as kube-apiserver admits them, strictly decoded, natively defaulted (the
+    /// defaults written to the output) and natively validated (docs/builtins.md).
     #[arg(long)]
-    pub builtins: bool,
+    pub no_builtins: bool,
     /// The Kubernetes version (1.30 to 1.35) whose built-in kinds are checked and defaulted;
     /// default: what a kadmit.dev Settings document pins, else 1.35.
     #[arg(long, value_name = "VERSION", value_parser = crate::run::parse_kubernetes_version)]
@@ -369,7 +369,7 @@ fn run_invocation(
             allow_exec: a.allow_exec,
             allow_empty: a.allow_empty,
             kubernetes_version: a.kubernetes_version,
-            builtins: a.builtins,
+            builtins: !a.no_builtins,
             limits: kadmit_yaml::Limits {
                 max_nodes: a.max_document_nodes,
             },

@@ -18,8 +18,8 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 /// Builds the pipeline for `items`; every unusable item is reported, not just the first.
-/// Engines run in the order their stages take within each phase: built-in kinds (with
-/// `--builtins`), KubeMod, CRDs,
+/// Engines run in the order their stages take within each phase: built-in kinds (unless
+/// `--no-builtins`), KubeMod, CRDs,
 /// generators, Gatekeeper, then modules in configuration order.
 pub fn compile(
     items: &[ConfigItem],

@@ -57,8 +57,8 @@ pub struct Options {
     /// `--allow-exec`: exec modules may come from the resource stream, not only from
     /// trusted configuration.
     pub allow_exec: bool,
-    /// `--builtins`: built-in kinds are strictly decoded, natively defaulted and natively
-    /// validated (docs/builtins.md).
+    /// Built-in kinds are strictly decoded, natively defaulted and natively validated
+    /// (docs/builtins.md); `--no-builtins` turns it off.
     pub builtins: bool,
     /// `--kubernetes-version`: the minor version (33 for 1.33) whose built-in kinds are
     /// followed; `None`: as configuration pins it, else the newest.
@@ -103,7 +103,7 @@ impl Options {
             allow_empty: false,
             limits: kadmit_yaml::Limits::default(),
             kubernetes_version: None,
-            builtins: false,
+            builtins: true,
             skip_unsupported: false,
             cluster_modrules_namespace: "kubemod-system".into(),
             strict: false,
