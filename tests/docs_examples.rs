@@ -35,6 +35,7 @@ const DOCS: &[&str] = &[
     "docs/protocols.md",
     "docs/kubemod.md",
     "docs/yaml.md",
+    "docs/builtins.md",
 ];
 
 /// The working directory of every block (copied fresh for each block).
