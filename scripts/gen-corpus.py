@@ -161,9 +161,15 @@ class Gen:
         if r.random() < 0.4:
             env.append({"name": "POD_NAME", "valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}}})
         c["env"] = env
+        # Requests never exceed limits: the API server refuses such a container (and
+        # kadmit, which admits built-in kinds as the server does, would refuse the corpus).
+        cpu_request = r.choice([50, 100, 250, 500])
+        memory_request = r.choice([64, 128, 256, 512])
+        cpu_limit = r.choice(["500m", "1", "2"])
+        memory_limit = max(memory_request, r.choice([256, 512, 1024]))
         c["resources"] = {
-            "requests": {"cpu": f"{r.choice([50, 100, 250, 500])}m", "memory": f"{r.choice([64, 128, 256, 512])}Mi"},
-            "limits": {"cpu": r.choice(["500m", "1", "2"]), "memory": f"{r.choice([256, 512, 1024])}Mi"},
+            "requests": {"cpu": f"{cpu_request}m", "memory": f"{memory_request}Mi"},
+            "limits": {"cpu": cpu_limit, "memory": f"{memory_limit}Mi"},
         }
         if r.random() < 0.7:
             c["readinessProbe"] = {
