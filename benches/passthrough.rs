@@ -96,8 +96,11 @@ fn measure<T>(reps: usize, mut f: impl FnMut() -> T) -> Sample {
     }
 }
 
+/// `kadmit transform --no-builtins`: pass-through measures reading and writing, not the
+/// admission of built-in kinds (docs/performance.md, "Built-in kinds", measures that).
 fn default_transform_options() -> kadmit::run::Options {
-    match kadmit::cli::detect(&["transform".to_owned()], false) {
+    let args = ["transform".to_owned(), "--no-builtins".to_owned()];
+    match kadmit::cli::detect(&args, false) {
         kadmit::cli::Invocation::Run { options, .. } => options,
         _ => panic!("`kadmit transform` parses to a run"),
     }

@@ -4,7 +4,7 @@
 #   scripts/bench.sh
 #
 # Builds the release binary, generates corpora with scripts/gen-corpus.py (seed 1), and
-# measures `kadmit transform < corpus.yaml > /dev/null` and `kubectl kustomize DIR > /dev/null`
+# measures `kadmit transform --no-builtins < corpus.yaml > /dev/null` (pass-through: built-in kinds left alone) and `kubectl kustomize DIR > /dev/null`
 # with GNU time (/usr/bin/time -v): wall time, CPU time and peak RSS. Prints a table.
 # Numbers only: nothing here fails on a slow result (see docs/performance.md).
 #
@@ -100,7 +100,7 @@ row() {
 # The RSS of a run with no input: what the process costs before any data.
 : >"$work/empty.yaml"
 rm -f "$work/kadmit-empty.times"
-timed "kadmit-empty" "$work/empty.yaml" "$kadmit" transform
+timed "kadmit-empty" "$work/empty.yaml" "$kadmit" transform --no-builtins
 empty_rss_kb=$(awk '{print $3}' "$work/kadmit-empty.times")
 
 rows=()
@@ -116,7 +116,7 @@ for count in $SIZES; do
     echo "== kadmit transform, $count resources ($REPS runs)" >&2
     rm -f "$work/kadmit-$count.times"
     for _ in $(seq "$REPS"); do
-        timed "kadmit-$count" "$corpus" "$kadmit" transform
+        timed "kadmit-$count" "$corpus" "$kadmit" transform --no-builtins
     done
     rows+=("$(row "kadmit" "$count" "$bytes" "kadmit-$count")")
     if [[ $have_hyperfine = 1 ]]; then

@@ -33,7 +33,8 @@ impl Mutator for Decode {
             );
         }
         decoded.apply(&mut resource.value);
-        if stage.write_defaults {
+        if stage.write_defaults && kadmit_native::defaults::applies_to(stage.native_kind(resource))
+        {
             let before = resource.value.clone();
             let id = resource.id.clone();
             let kind = kadmit_native::Kind {

@@ -1,6 +1,6 @@
 //! The validate half of create for a built-in kind: native validation
-//! (`kadmit_native::validation`) of the object as the server holds it (defaulted, its
-//! namespace reconciled), refused as the server's 422 in kubectl's words (`The Deployment
+//! (`kadmit_native::validation`) of the object as the server holds it (defaulted),
+//! refused as the server's 422 in kubectl's words (`The Deployment
 //! "web" is invalid: …`, every field error at once).
 
 use super::Stage;
@@ -13,37 +13,41 @@ use serde_json::Value;
 pub(super) struct Validate(pub Stage);
 
 impl Validator for Validate {
-    fn validate(&self, resource: &Resource, cx: &Context) -> Vec<Diagnostic> {
+    fn validate(&self, resource: &Resource, _: &Context) -> Vec<Diagnostic> {
         let stage = &self.0;
         let Ok(Some(kind)) = stage.kind_of(resource) else {
             return Vec::new();
         };
-        let mut value = resource.value.clone();
         let mut out = Vec::new();
-        if !stage.write_defaults {
-            kadmit_native::defaults::apply(stage.native_kind(resource), &mut value, stage.minor);
-        }
-        if let Some(Value::Object(metadata)) = value.get_mut("metadata") {
-            let has_namespace = metadata
-                .get("namespace")
-                .and_then(Value::as_str)
-                .is_some_and(|ns| !ns.is_empty());
-            if kind.namespaced && !has_namespace {
-                metadata.insert("namespace".into(), cx.default_namespace.clone().into());
-            } else if !kind.namespaced && has_namespace {
-                metadata.shift_remove("namespace");
-                out.push(
-                    Diagnostic::warning(format!(
-                        "metadata.namespace is ignored: {} is cluster-scoped (the API server drops it)",
-                        kind.kind
-                    ))
-                    .with_resource(&resource.id)
-                    .with_origin(&resource.origin),
-                );
-            }
+        // Validation sees the defaulted object; it is already in hand unless the defaults
+        // are not written (a document's tree is not copied for nothing: docs/security.md).
+        let defaulted;
+        let value = if stage.write_defaults {
+            &resource.value
+        } else {
+            let mut copy = resource.value.clone();
+            kadmit_native::defaults::apply(stage.native_kind(resource), &mut copy, stage.minor);
+            defaulted = copy;
+            &defaulted
+        };
+        // The server gives a namespaced object without a namespace the request's (which
+        // validation does not look at), and drops the namespace of a cluster-scoped one.
+        let has_namespace = value
+            .pointer("/metadata/namespace")
+            .and_then(Value::as_str)
+            .is_some_and(|ns| !ns.is_empty());
+        if !kind.namespaced && has_namespace {
+            out.push(
+                Diagnostic::warning(format!(
+                    "metadata.namespace is ignored: {} is cluster-scoped (the API server drops it)",
+                    kind.kind
+                ))
+                .with_resource(&resource.id)
+                .with_origin(&resource.origin),
+            );
         }
         let causes =
-            kadmit_native::validation::validate(stage.native_kind(resource), &value, stage.minor);
+            kadmit_native::validation::validate(stage.native_kind(resource), value, stage.minor);
         if !causes.is_empty() {
             let refusal = Refused::Invalid {
                 kind: kind.kind.clone(),

@@ -43,6 +43,12 @@ pub fn apply(kind: Kind<'_>, object: &mut Value, minor: Minor) -> bool {
     *o != before
 }
 
+/// Whether `kind` has native defaults at all (a caller that records what changed need not
+/// copy an object no default can touch).
+pub fn applies_to(kind: Kind<'_>) -> bool {
+    defaulter(kind).is_some()
+}
+
 /// The `SetObjectDefaults_<Kind>` of a served built-in kind, if it has any defaults.
 fn defaulter(kind: Kind<'_>) -> Option<Defaulter> {
     let d: Defaulter = match (kind.group, kind.version, kind.kind) {
