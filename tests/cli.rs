@@ -15,6 +15,15 @@ fn transform(input: &str) -> assert_cmd::assert::Assert {
     kadmit().arg("transform").write_stdin(input).assert()
 }
 
+/// `transform` with built-in admission off (`--no-builtins`), for inputs holding synthetic
+/// built-in objects such as `DEPLOYMENT`: built-in admission is not what those tests are about.
+fn transform_no_builtins(input: &str) -> assert_cmd::assert::Assert {
+    kadmit()
+        .args(["transform", "--no-builtins"])
+        .write_stdin(input)
+        .assert()
+}
+
 fn stdout_of(assert: &assert_cmd::assert::Assert) -> String {
     String::from_utf8(assert.get_output().stdout.clone()).expect("utf-8 output")
 }
@@ -23,6 +32,8 @@ fn stderr_of(assert: &assert_cmd::assert::Assert) -> String {
     String::from_utf8(assert.get_output().stderr.clone()).expect("utf-8 stderr")
 }
 
+/// A synthetic Deployment (no selector, no template: native validation refuses it). The
+/// invocations reading it pass `--no-builtins`: they test CLI mechanics, not built-in admission.
 const DEPLOYMENT: &str = "apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -45,7 +56,8 @@ data:
 #[test]
 fn transform_without_configuration_is_the_identity() {
     let input = format!("{DEPLOYMENT}---\n{CONFIGMAP}");
-    let a = transform(&input).success();
+    // A synthetic object: built-in admission is not what this test is about.
+    let a = transform_no_builtins(&input).success();
     assert_eq!(stdout_of(&a), input);
 }
 
@@ -53,6 +65,8 @@ fn transform_without_configuration_is_the_identity() {
 fn generate_without_virtual_resources_passes_resources_through() {
     let a = kadmit()
         .arg("generate")
+        // A synthetic object: built-in admission is not what this test is about.
+        .arg("--no-builtins")
         .write_stdin(DEPLOYMENT)
         .assert()
         .success();
@@ -114,6 +128,8 @@ fn legacy_plugin_transformer_reads_stdin_and_config_file() {
     let config = write(dir.path(), "kust-plugin-config-123", EMPTY_POLICY_SET);
     let a = kadmit()
         .arg(&config)
+        // A synthetic object: built-in admission is not what this test is about.
+        .arg("--no-builtins")
         .env("KUSTOMIZE_PLUGIN_CONFIG_ROOT", dir.path())
         .write_stdin(DEPLOYMENT)
         .assert()
@@ -140,6 +156,8 @@ fn legacy_plugin_with_empty_stdin_generates() {
     // With stdin, the same configuration is a transformer's: consumed, resources pass.
     let a = kadmit()
         .arg(&config)
+        // A synthetic object: built-in admission is not what this test is about.
+        .arg("--no-builtins")
         .write_stdin(DEPLOYMENT)
         .assert()
         .success();
@@ -165,6 +183,8 @@ fn legacy_plugin_paths_resolve_against_kustomize_config_root() {
     );
     kadmit()
         .arg(&config)
+        // A synthetic object: built-in admission is not what this test is about.
+        .arg("--no-builtins")
         .env("KUSTOMIZE_PLUGIN_CONFIG_ROOT", dir.path())
         .write_stdin(DEPLOYMENT)
         .assert()
@@ -179,6 +199,8 @@ fn legacy_plugin_paths_resolve_against_kustomize_config_root() {
     assert!(stderr_of(&a).contains("policies: no such file or directory"));
 }
 
+/// A KRM call without arguments takes no flags, so the Deployment here is a valid one already
+/// holding its native defaults: built-in admission leaves it as it is.
 const RESOURCE_LIST: &str = "apiVersion: config.kubernetes.io/v1
 kind: ResourceList
 items:
@@ -193,6 +215,32 @@ items:
       config.k8s.io/id: \"1\"
   spec:
     replicas: 2
+    selector:
+      matchLabels:
+        app: web
+    template:
+      metadata:
+        labels:
+          app: web
+      spec:
+        containers:
+        - name: web
+          image: nginx:1.27
+          imagePullPolicy: IfNotPresent
+          terminationMessagePath: /dev/termination-log
+          terminationMessagePolicy: File
+        dnsPolicy: ClusterFirst
+        restartPolicy: Always
+        securityContext: {}
+        terminationGracePeriodSeconds: 30
+        schedulerName: default-scheduler
+    strategy:
+      type: RollingUpdate
+      rollingUpdate:
+        maxUnavailable: 25%
+        maxSurge: 25%
+    revisionHistoryLimit: 10
+    progressDeadlineSeconds: 600
 - apiVersion: kadmit.dev/v1alpha1
   kind: PolicySet
   metadata:
@@ -326,6 +374,8 @@ fn install_plugins_writes_the_legacy_layout_and_reruns() {
     let config = write(dir.path(), "cfg.yaml", EMPTY_POLICY_SET);
     let a = Command::new(dir.path().join("kadmit.dev/v1alpha1/policyset/PolicySet"))
         .arg(&config)
+        // A synthetic object: built-in admission is not what this test is about.
+        .arg("--no-builtins")
         .write_stdin(DEPLOYMENT)
         .assert()
         .success();
@@ -354,7 +404,9 @@ items:
     - <<: *p
       port: 0x50
 ";
-    let a = transform(input).success();
+    // Synthetic objects (a boolean ConfigMap value, unnamed Service ports): the YAML 1.1
+    // reading is what this test is about, not built-in admission.
+    let a = transform_no_builtins(input).success();
     assert_eq!(
         stdout_of(&a),
         "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  plain: true\n---\n\
@@ -367,7 +419,8 @@ items:
 fn json_input_and_empty_documents() {
     let a = transform("{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\", \"metadata\": {\"name\": \"j\"}}\n{\"apiVersion\": \"v1\", \"kind\": \"ConfigMap\", \"metadata\": {\"name\": \"k\"}}").success();
     assert_eq!(stdout_of(&a).matches("kind: ConfigMap").count(), 2);
-    let a = transform(&format!(
+    // A synthetic object: built-in admission is not what this test is about.
+    let a = transform_no_builtins(&format!(
         "---\n---\n# nothing\n---\nnull\n---\n{DEPLOYMENT}---\n"
     ))
     .success();
@@ -478,7 +531,8 @@ fn huge_integers_and_non_finite_floats_are_refused() {
     transform(&format!("{DEPLOYMENT}  x: .inf\n"))
         .code(2)
         .stderr(predicate::str::contains("not a finite number"));
-    transform(&format!("{DEPLOYMENT}  x: 18446744073709551615\n"))
+    // A synthetic object (and an unknown field): built-in admission is not what this is about.
+    transform_no_builtins(&format!("{DEPLOYMENT}  x: 18446744073709551615\n"))
         .success()
         .stdout(predicate::str::contains("x: 18446744073709551615"));
 }
@@ -486,7 +540,8 @@ fn huge_integers_and_non_finite_floats_are_refused() {
 #[test]
 fn json_and_resourcelist_output_formats() {
     let a = kadmit()
-        .args(["transform", "-o", "json"])
+        // A synthetic object: built-in admission is not what this test is about.
+        .args(["transform", "--no-builtins", "-o", "json"])
         .write_stdin(format!("{DEPLOYMENT}---\n{CONFIGMAP}"))
         .assert()
         .success();
@@ -494,7 +549,7 @@ fn json_and_resourcelist_output_formats() {
     assert_eq!(list["kind"], json!("List"));
     assert_eq!(list["items"][1]["data"]["enabled"], json!("yes"));
     let a = kadmit()
-        .args(["transform", "-o", "resourcelist"])
+        .args(["transform", "--no-builtins", "-o", "resourcelist"])
         .write_stdin(DEPLOYMENT)
         .assert()
         .success();
@@ -526,7 +581,8 @@ metadata:
 #[test]
 fn namespaceless_resources_are_written_back_unchanged() {
     kadmit()
-        .args(["transform", "--namespace", "team-b"])
+        // A synthetic object: built-in admission is not what this test is about.
+        .args(["transform", "--no-builtins", "--namespace", "team-b"])
         .write_stdin(DEPLOYMENT)
         .assert()
         .success()
@@ -537,9 +593,10 @@ fn namespaceless_resources_are_written_back_unchanged() {
 fn configuration_is_consumed_unless_kept() {
     let local = "apiVersion: example.com/v1\nkind: Settings\nmetadata:\n  name: s\n  annotations:\n    config.kubernetes.io/local-config: \"true\"\n";
     let input = format!("{EMPTY_POLICY_SET}---\n{local}---\n{DEPLOYMENT}");
-    transform(&input).success().stdout(DEPLOYMENT);
+    // A synthetic object: built-in admission is not what this test is about.
+    transform_no_builtins(&input).success().stdout(DEPLOYMENT);
     kadmit()
-        .args(["transform", "--keep-config"])
+        .args(["transform", "--no-builtins", "--keep-config"])
         .write_stdin(input.clone())
         .assert()
         .success()
@@ -586,6 +643,8 @@ fn config_paths_and_policy_sets_are_loaded_and_confined() {
     write(&root, "set.yaml", "apiVersion: kadmit.dev/v1alpha1\nkind: PolicySet\nmetadata:\n  name: s\nspec:\n  paths:\n  - rules\n  - ../outside\n");
     kadmit()
         .arg("transform")
+        // A synthetic object: built-in admission is not what this test is about.
+        .arg("--no-builtins")
         .arg("--config")
         .arg(root.join("rules"))
         .write_stdin(DEPLOYMENT)
@@ -608,6 +667,7 @@ fn config_paths_and_policy_sets_are_loaded_and_confined() {
     kadmit()
         .arg("transform")
         .arg("--allow-paths-outside-root")
+        .arg("--no-builtins")
         .arg("--config")
         .arg(root.join("set.yaml"))
         .write_stdin(DEPLOYMENT)
@@ -622,7 +682,8 @@ fn report_lists_diagnostics_and_changes() {
     let dir = tempfile::tempdir().unwrap();
     let report = dir.path().join("report.json");
     kadmit()
-        .args(["transform", "--annotate", "--report"])
+        // A synthetic object: built-in admission is not what this test is about.
+        .args(["transform", "--no-builtins", "--annotate", "--report"])
         .arg(&report)
         .write_stdin(DEPLOYMENT)
         .assert()
@@ -669,7 +730,8 @@ fn config_file_given_by_bare_name_resolves_against_the_working_directory() {
         "apiVersion: kadmit.dev/v1alpha1\nkind: PolicySet\nmetadata:\n  name: s\nspec:\n  paths: [rules]\n",
     );
     kadmit()
-        .args(["transform", "--config", "set.yaml"])
+        // A synthetic object: built-in admission is not what this test is about.
+        .args(["transform", "--no-builtins", "--config", "set.yaml"])
         .current_dir(dir.path())
         .write_stdin(DEPLOYMENT)
         .assert()
@@ -704,6 +766,8 @@ fn symbolic_links_in_config_directories_are_followed_inside_the_root_only() {
     std::os::unix::fs::symlink(dir.path().join("elsewhere"), root.join("linked-dir")).unwrap();
     kadmit()
         .arg("transform")
+        // A synthetic object: built-in admission is not what this test is about.
+        .arg("--no-builtins")
         .arg("--config")
         .arg(root.join("linked-dir"))
         .write_stdin(DEPLOYMENT)
@@ -744,6 +808,8 @@ fn context_objects_in_config_files_are_not_generator_input() {
     );
     kadmit()
         .arg("generate")
+        // A synthetic object: built-in admission is not what this test is about.
+        .arg("--no-builtins")
         .arg("--config")
         .arg(dir.path())
         .write_stdin(DEPLOYMENT)

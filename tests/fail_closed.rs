@@ -141,6 +141,8 @@ spec:
             team: \"?*\"
 ";
 
+/// A synthetic Deployment (no selector, no template: native validation refuses it); the
+/// invocations that must admit it pass `--no-builtins`.
 const DEPLOYMENT: &str = "\
 apiVersion: apps/v1
 kind: Deployment
@@ -204,7 +206,14 @@ fn policies_kadmit_does_not_run_are_refused_as_configuration() {
             )))
             .stderr(predicate::str::contains("--skip-unsupported"));
         kadmit()
-            .args(["transform", "--config", "policy.yaml", "--skip-unsupported"])
+            // A synthetic object: built-in admission is not what this test is about.
+            .args([
+                "transform",
+                "--no-builtins",
+                "--config",
+                "policy.yaml",
+                "--skip-unsupported",
+            ])
             .current_dir(dir.path())
             .write_stdin(DEPLOYMENT)
             .assert()
@@ -220,6 +229,8 @@ fn policies_in_the_stream_pass_through_with_one_info_line() {
     let input = format!("{KYVERNO}---\n{DEPLOYMENT}");
     let a = kadmit()
         .arg("transform")
+        // A synthetic object: built-in admission is not what this test is about.
+        .arg("--no-builtins")
         .write_stdin(input.clone())
         .assert()
         .success()
@@ -279,7 +290,15 @@ spec:
     .unwrap();
     let deployment = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: default\nspec:\n  replicas: 1\n";
     let a = kadmit()
-        .args(["transform", "--config", ".", "--report", "report.json"])
+        // A synthetic object: built-in admission is not what this test is about.
+        .args([
+            "transform",
+            "--no-builtins",
+            "--config",
+            ".",
+            "--report",
+            "report.json",
+        ])
         .current_dir(dir.path())
         .write_stdin(deployment)
         .assert()

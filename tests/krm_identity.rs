@@ -22,6 +22,7 @@ const SERVICE: &str = r#"- apiVersion: v1
     ports: [{port: 80, targetPort: 'http'}]
 "#;
 
+/// A valid Deployment (native validation refuses one without a selector), in flow style too.
 const DEPLOYMENT: &str = r#"- apiVersion: apps/v1
   kind: Deployment
   metadata:
@@ -33,6 +34,7 @@ const DEPLOYMENT: &str = r#"- apiVersion: apps/v1
         lines
   spec:
     replicas: 2
+    selector: {matchLabels: {app: web}}
     template:
       metadata: {labels: {app: web}}
       spec:
@@ -56,8 +58,9 @@ spec:
 #[test]
 fn unchanged_items_come_back_byte_for_byte() {
     let input = format!("{HEAD}{SERVICE}{DEPLOYMENT}");
+    // Native defaults would count as changes: without them no rule changes these items.
     kadmit()
-        .arg("transform")
+        .args(["transform", "--no-defaults"])
         .write_stdin(input.clone())
         .assert()
         .success()
@@ -71,8 +74,9 @@ fn indented_item_lists_are_shifted_but_otherwise_kept() {
         .map(|l| format!("    {l}\n"))
         .collect();
     let input = format!("{HEAD}{indented}");
+    // Native defaults would count as changes: without them no rule changes these items.
     kadmit()
-        .arg("transform")
+        .args(["transform", "--no-defaults"])
         .write_stdin(input)
         .assert()
         .success()
@@ -83,8 +87,10 @@ fn indented_item_lists_are_shifted_but_otherwise_kept() {
 fn a_changed_item_keeps_the_lines_of_its_unchanged_keys() {
     let dir = tempfile::tempdir().unwrap();
     let rule = write(dir.path(), "rule.yaml", REPLICAS_RULE);
+    // Native defaults would change the Service and more of the Deployment: only the rule's
+    // change is what this test is about.
     let out = kadmit()
-        .args(["transform", "--config"])
+        .args(["transform", "--no-defaults", "--config"])
         .arg(&rule)
         .write_stdin(format!("{HEAD}{SERVICE}{DEPLOYMENT}"))
         .assert()
@@ -106,6 +112,9 @@ fn a_changed_item_keeps_the_lines_of_its_unchanged_keys() {
         lines
   spec:
     replicas: 3
+    selector:
+      matchLabels:
+        app: web
     template:
       metadata:
         labels:
@@ -116,6 +125,81 @@ fn a_changed_item_keeps_the_lines_of_its_unchanged_keys() {
           image: nginx:1.25
 ";
     assert_eq!(out, format!("{HEAD}{SERVICE}{expected_deployment}"));
+}
+
+/// With built-in admission's defaults on (the default), the native defaults are changes like
+/// any rule's: the Deployment gets them, written anew under `spec` while its other top-level
+/// keys keep their lines; a ConfigMap has no defaults and comes back byte for byte.
+#[test]
+fn native_defaults_change_only_the_items_they_apply_to() {
+    let config_map = "- apiVersion: v1
+  kind: ConfigMap
+  metadata: {name: settings}   # flow style
+  data:
+    mode: 'strict'
+    limit: \"10\"
+";
+    let expected_deployment = "- apiVersion: apps/v1
+  kind: Deployment
+  metadata:
+    name: web
+    labels: {app: web}
+    annotations:
+      note: |
+        two
+        lines
+  spec:
+    replicas: 2
+    selector:
+      matchLabels:
+        app: web
+    template:
+      metadata:
+        labels:
+          app: web
+      spec:
+        containers:
+        - name: c
+          image: nginx:1.25
+          imagePullPolicy: IfNotPresent
+          terminationMessagePath: /dev/termination-log
+          terminationMessagePolicy: File
+        dnsPolicy: ClusterFirst
+        restartPolicy: Always
+        securityContext: {}
+        terminationGracePeriodSeconds: 30
+        schedulerName: default-scheduler
+    strategy:
+      type: RollingUpdate
+      rollingUpdate:
+        maxUnavailable: 25%
+        maxSurge: 25%
+    revisionHistoryLimit: 10
+    progressDeadlineSeconds: 600
+";
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("report.json");
+    kadmit()
+        .args(["transform", "--report"])
+        .arg(&report)
+        .write_stdin(format!("{HEAD}{config_map}{DEPLOYMENT}"))
+        .assert()
+        .success()
+        .stdout(format!("{HEAD}{config_map}{expected_deployment}"));
+    // The report names the defaults as the Deployment's only changes, and nothing else.
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
+    let changes = report["changes"].as_array().unwrap();
+    assert_eq!(changes.len(), 1, "{report}");
+    assert_eq!(changes[0]["resource"]["kind"], "Deployment", "{report}");
+    assert!(
+        changes[0]["changes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["rule"] == "defaults apps/v1 Deployment"),
+        "{report}"
+    );
 }
 
 #[test]
@@ -194,8 +278,9 @@ fn kpt_in_place_leaves_untouched_files_as_they_were() {
     for (name, text) in files {
         write(&pkg, name, text);
     }
+    // Native defaults would count as changes: without them no rule changes these files.
     let exec = format!(
-        "{} transform",
+        "{} transform --no-defaults",
         shell_quote(&kadmit_bin().display().to_string())
     );
     let ran = run(

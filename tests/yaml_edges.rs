@@ -35,7 +35,18 @@ fn run(args: &[&str], input: impl Into<Vec<u8>>) -> (i32, String, String) {
 
 /// The items kadmit reads from `input` (`-o json`), or its error.
 fn items(input: impl Into<Vec<u8>>) -> Result<Vec<Value>, String> {
-    let (code, stdout, stderr) = run(&["-o", "json"], input);
+    items_with(&[], input)
+}
+
+/// `items` with built-in admission off, for synthetic ConfigMaps (top-level keys beside
+/// `data`, `data` values that are not strings): what those tests read and write is YAML.
+fn items_no_builtins(input: impl Into<Vec<u8>>) -> Result<Vec<Value>, String> {
+    items_with(&["--no-builtins"], input)
+}
+
+fn items_with(args: &[&str], input: impl Into<Vec<u8>>) -> Result<Vec<Value>, String> {
+    let args: Vec<&str> = args.iter().copied().chain(["-o", "json"]).collect();
+    let (code, stdout, stderr) = run(&args, input);
     if code != 0 {
         return Err(format!("exit {code}: {stderr}"));
     }
@@ -104,34 +115,38 @@ fn kadmit_reads_its_own_output_of_a_multi_byte_value() {
 
 #[test]
 fn a_top_level_key_starting_with_a_document_marker_is_quoted() {
+    // Synthetic ConfigMaps (keys beside data, values that are not strings): the YAML is
+    // what this test is about, not built-in admission.
     let input =
         "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n'... x': 1\n'--- y': 2\n'...': 3\n";
-    let (code, yaml, stderr) = run(&[], input);
+    let (code, yaml, stderr) = run(&["--no-builtins"], input);
     assert_eq!(code, 0, "{stderr}");
     assert!(
         yaml.contains("\n\"... x\": 1\n\"--- y\": 2\n\"...\": 3\n"),
         "{yaml}"
     );
-    let got = items(yaml).unwrap();
+    let got = items_no_builtins(yaml).unwrap();
     assert_eq!((&got[0]["... x"], &got[0]["--- y"]), (&json!(1), &json!(2)));
 }
 
 #[test]
 fn a_key_longer_than_1024_characters_is_written_as_an_explicit_key() {
+    // Synthetic ConfigMaps (keys beside data, values that are not strings): the YAML is
+    // what this test is about, not built-in admission.
     let long = "a".repeat(1100);
     let escaped = "\u{1a}".repeat(200); // written as 200 x `\u001A`: 1,202 characters
     let input = json!({
         "apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"},
         "data": {long.clone(): "v", escaped.clone(): {"m": [1]}, "short": "s"},
     });
-    let (code, yaml, stderr) = run(&[], input.to_string());
+    let (code, yaml, stderr) = run(&["--no-builtins"], input.to_string());
     assert_eq!(code, 0, "{stderr}");
     assert!(yaml.contains(&format!("  ? {long}\n  : v\n")), "{yaml}");
     assert!(
         yaml.contains("\n  :\n    m:\n    - 1\n  short: s\n"),
         "{yaml}"
     );
-    assert_eq!(items(yaml).unwrap()[0], input);
+    assert_eq!(items_no_builtins(yaml).unwrap()[0], input);
 }
 
 fn documents_for(shape: &str) -> Vec<Value> {
@@ -210,6 +225,8 @@ fn every_string_shape_reads_back_as_written() {
 
 #[test]
 fn every_string_shape_survives_the_binary_from_json_to_yaml_and_back() {
+    // Synthetic ConfigMaps (keys beside data, values that are not strings): the YAML is
+    // what this test is about, not built-in admission.
     let mut object = Map::new();
     object.insert("apiVersion".into(), json!("v1"));
     object.insert("kind".into(), json!("ConfigMap"));
@@ -225,9 +242,13 @@ fn every_string_shape_survives_the_binary_from_json_to_yaml_and_back() {
     object.insert("data".into(), Value::Object(data));
     object.insert("list".into(), Value::Array(list));
     let input = Value::Object(object);
-    let (code, yaml, stderr) = run(&[], input.to_string());
+    let (code, yaml, stderr) = run(&["--no-builtins"], input.to_string());
     assert_eq!(code, 0, "{stderr}");
-    assert_eq!(items(yaml.clone()).unwrap(), vec![input], "{yaml}");
+    assert_eq!(
+        items_no_builtins(yaml.clone()).unwrap(),
+        vec![input],
+        "{yaml}"
+    );
 }
 
 // 3. Control characters and a JSON stream with a separator --------------------------------
@@ -297,6 +318,8 @@ fn a_json_stream_followed_by_a_separator_is_named_as_such() {
 
 #[test]
 fn a_colon_before_a_flow_indicator_stays_in_a_plain_scalar() {
+    // Synthetic ConfigMaps (keys beside data, values that are not strings): the YAML is
+    // what this test is about, not built-in admission.
     // go-yaml v2 (kubectl label --local -o json) reads each of these as shown.
     let cases = [
         ("[001:db8::, x]", json!(["001:db8::", "x"])),
@@ -319,14 +342,14 @@ fn a_colon_before_a_flow_indicator_stays_in_a_plain_scalar() {
         ("['a':x]", json!([{"a": "x"}])),
     ];
     for (flow, expected) in cases {
-        let got =
-            items(config_map(&format!("  a: {flow}\n"))).unwrap_or_else(|e| panic!("{flow}: {e}"));
+        let got = items_no_builtins(config_map(&format!("  a: {flow}\n")))
+            .unwrap_or_else(|e| panic!("{flow}: {e}"));
         assert_eq!(got[0]["data"]["a"], expected, "{flow}");
     }
     // go-yaml refuses these; so does kadmit.
     for flow in ["[a:[b]]", "[!!int 1:, x]"] {
         assert!(
-            items(config_map(&format!("  a: {flow}\n"))).is_err(),
+            items_no_builtins(config_map(&format!("  a: {flow}\n"))).is_err(),
             "{flow}"
         );
     }
@@ -334,6 +357,8 @@ fn a_colon_before_a_flow_indicator_stays_in_a_plain_scalar() {
 
 #[test]
 fn a_quoted_scalar_may_continue_left_of_its_indentation() {
+    // Synthetic ConfigMaps (keys beside data, values that are not strings): the YAML is
+    // what this test is about, not built-in admission.
     // kpt writes a string ending in a line break with the closing quote at column 0;
     // kubectl, kustomize and kpt read it (go-yaml does not check that indentation).
     let cases = [
@@ -348,21 +373,23 @@ fn a_quoted_scalar_may_continue_left_of_its_indentation() {
         ("  a:\n  - 'p\nq'\n", json!(["p q"])),
     ];
     for (data, expected) in cases {
-        let got = items(config_map(data)).unwrap_or_else(|e| panic!("{data:?}: {e}"));
+        let got = items_no_builtins(config_map(data)).unwrap_or_else(|e| panic!("{data:?}: {e}"));
         assert_eq!(got[0]["data"]["a"], expected, "{data:?}");
     }
     // At the top level too, and with many such scalars in one document.
     let top = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\nx: 'line1\n\n'\n";
-    assert_eq!(items(top).unwrap()[0]["x"], json!("line1\n"));
+    assert_eq!(items_no_builtins(top).unwrap()[0]["x"], json!("line1\n"));
     let many: String = (0..200).map(|i| format!("  k{i}: 'v{i}\n\n'\n")).collect();
-    let got = items(config_map(&many)).unwrap();
+    let got = items_no_builtins(config_map(&many)).unwrap();
     assert_eq!(got[0]["data"]["k199"], json!("v199\n"));
     // A document marker inside a quoted scalar is still an error, as for go-yaml.
-    assert!(items(config_map("  a: 'x\n... y'\n")).is_err());
+    assert!(items_no_builtins(config_map("  a: 'x\n... y'\n")).is_err());
 }
 
 #[test]
 fn a_flow_collection_may_continue_left_of_its_indentation() {
+    // Synthetic ConfigMaps (keys beside data, values that are not strings): the YAML is
+    // what this test is about, not built-in admission.
     // go-yaml does not check indentation inside flow collections (kubectl reads these).
     let cases = [
         ("  a: [x,\ny]\n", json!(["x", true])),
@@ -376,24 +403,26 @@ fn a_flow_collection_may_continue_left_of_its_indentation() {
         ),
     ];
     for (data, expected) in cases {
-        let got = items(config_map(data)).unwrap_or_else(|e| panic!("{data:?}: {e}"));
+        let got = items_no_builtins(config_map(data)).unwrap_or_else(|e| panic!("{data:?}: {e}"));
         assert_eq!(got[0]["data"]["a"], expected, "{data:?}");
     }
     // A tab used as block indentation is still an error, as for go-yaml.
-    assert!(items(config_map("  a:\n\t- x\n")).is_err());
+    assert!(items_no_builtins(config_map("  a:\n\t- x\n")).is_err());
 }
 
 #[test]
 fn floats_keep_every_digit_through_the_compact_json_kadmit_holds() {
+    // Synthetic ConfigMaps (keys beside data, values that are not strings): the YAML is
+    // what this test is about, not built-in admission.
     // Found by the yaml_roundtrip fuzz target: serde_json's default float parser is not
     // correctly rounded, and kadmit re-reads every resource from compact JSON.
     let input =
         "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\nx: 1.1234511611201235e+23\n";
-    let (code, stdout, stderr) = run(&[], input.to_owned());
+    let (code, stdout, stderr) = run(&["--no-builtins"], input.to_owned());
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.ends_with("x: 1.1234511611201235e+23\n"), "{stdout}");
     let json = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"c\"},\"x\":1.1234511611201235e+23}";
-    let (code, stdout, _) = run(&[], json.to_owned());
+    let (code, stdout, _) = run(&["--no-builtins"], json.to_owned());
     assert_eq!(code, 0);
     assert!(stdout.ends_with("x: 1.1234511611201235e+23\n"), "{stdout}");
 }
