@@ -321,7 +321,13 @@ fn namespace_selector_without_the_namespace_object_says_how_to_supply_it() {
 
 #[test]
 fn namespace_selector_with_the_namespace_object_in_the_stream_or_config() {
-    let a = kadmit(&["transform"], &(team_pull() + TEAM_NAMESPACE + &pod_a())).success();
+    // The objects are valid; their native defaults (imagePullPolicy, the Namespace's
+    // `kubernetes.io/metadata.name` label, ...) would bury what the mutator did or left.
+    let a = kadmit(
+        &["transform", "--no-defaults"],
+        &(team_pull() + TEAM_NAMESPACE + &pod_a()),
+    )
+    .success();
     let out = docs(&a);
     assert_eq!(
         pull_policies(find(&out, "Pod", "web")),
@@ -336,7 +342,12 @@ fn namespace_selector_with_the_namespace_object_in_the_stream_or_config() {
     let ns = dir.path().join("namespaces.yaml");
     std::fs::write(&ns, TEAM_NAMESPACE).unwrap();
     let a = kadmit(
-        &["transform", "--config", ns.to_str().unwrap()],
+        &[
+            "transform",
+            "--no-defaults",
+            "--config",
+            ns.to_str().unwrap(),
+        ],
         &(team_pull() + &pod_a()),
     )
     .success();
@@ -346,7 +357,11 @@ fn namespace_selector_with_the_namespace_object_in_the_stream_or_config() {
 
     // A Namespace whose labels do not match: present, evaluated, not mutated.
     let other = TEAM_NAMESPACE.replace("tier: team", "tier: platform");
-    let a = kadmit(&["transform"], &(team_pull() + &other + &pod_a())).success();
+    let a = kadmit(
+        &["transform", "--no-defaults"],
+        &(team_pull() + &other + &pod_a()),
+    )
+    .success();
     assert_eq!(
         pull_policies(find(&docs(&a), "Pod", "web")),
         vec![Value::Null]
@@ -356,8 +371,10 @@ fn namespace_selector_with_the_namespace_object_in_the_stream_or_config() {
 #[test]
 fn namespace_selector_in_default_needs_no_namespace_object() {
     // `default` without a Namespace object is a Namespace with no labels, as in gator.
+    // The Pod is valid; its native imagePullPolicy default would hide whether the mutator
+    // set the field.
     let a = kadmit(
-        &["transform"],
+        &["transform", "--no-defaults"],
         &(team_pull() + &pod("default", "nginx:1.27")),
     )
     .success();
@@ -374,7 +391,11 @@ fn namespace_selector_in_default_needs_no_namespace_object() {
         "namespaceSelector:\n      matchLabels:\n        tier: team\n",
         "namespaceSelector:\n      matchExpressions:\n      - {key: tier, operator: DoesNotExist}\n",
     );
-    let a = kadmit(&["transform"], &(any + &pod("default", "nginx:1.27"))).success();
+    let a = kadmit(
+        &["transform", "--no-defaults"],
+        &(any + &pod("default", "nginx:1.27")),
+    )
+    .success();
     assert_eq!(
         pull_policies(find(&docs(&a), "Pod", "web")),
         vec![json!("Always")]
@@ -551,7 +572,9 @@ fn report_lists_each_changing_mutator_with_its_paths() {
         )
         + "    imagePullPolicy: Always\n";
     let input = three_mutators() + &two_containers + "---\n" + &settled;
-    let a = kadmit(&["transform", "--report", "-"], &input).success();
+    // The Pods are valid; their native defaults would be reported as changes too and bury
+    // the mutators' entries (and change the untouched Pod) that this test is about.
+    let a = kadmit(&["transform", "--no-defaults", "--report", "-"], &input).success();
     let report: Value =
         serde_json::from_str(&stderr(&a)).unwrap_or_else(|e| panic!("{e}: {}", stderr(&a)));
     assert_eq!(report["exitCode"], 0);
@@ -589,7 +612,12 @@ fn report_lists_each_changing_mutator_with_its_paths() {
         "  namespace: team-a\n  labels:\n    app: web\n",
     );
     kadmit(
-        &["transform", "--report", file.to_str().unwrap()],
+        &[
+            "transform",
+            "--no-defaults",
+            "--report",
+            file.to_str().unwrap(),
+        ],
         &(three_mutators() + &labelled),
     )
     .success();
@@ -621,8 +649,11 @@ fn operation_is_matched_against_apply_to_operations() {
             &format!("    versions: [\"v1\"]\n    operations: {ops}\n"),
         )
     };
+    // The Pod is valid; its native imagePullPolicy default would hide whether the mutator
+    // set the field.
     let policy = |args: &[&str], ops: &str| {
-        let a = kadmit(args, &(on(ops) + &pod_a())).success();
+        let args: Vec<&str> = args.iter().copied().chain(["--no-defaults"]).collect();
+        let a = kadmit(&args, &(on(ops) + &pod_a())).success();
         pull_policies(find(&docs(&a), "Pod", "web"))
     };
     let always = vec![json!("Always")];
@@ -680,7 +711,9 @@ fn integer_list_keys_match_existing_elements() {
         "TCP",
         "",
     );
-    let a = kadmit(&["transform"], &(protocol + PORTS_POD)).success();
+    // The Pod is valid; the native `protocol: TCP` default on every port would hide which
+    // element the mutator matched.
+    let a = kadmit(&["transform", "--no-defaults"], &(protocol + PORTS_POD)).success();
     assert_eq!(
         ports(&a),
         json!([
@@ -696,7 +729,7 @@ fn integer_list_keys_match_existing_elements() {
         "TCP",
         "",
     );
-    let a = kadmit(&["transform"], &(missing + PORTS_POD)).success();
+    let a = kadmit(&["transform", "--no-defaults"], &(missing + PORTS_POD)).success();
     assert_eq!(
         ports(&a)[2],
         json!({"containerPort": 8081, "protocol": "TCP"})
@@ -710,7 +743,9 @@ fn integer_list_keys_match_existing_elements() {
         "TCP",
         "",
     );
-    let a = kadmit(&["transform"], &(quoted + PORTS_POD)).success();
+    // The string `containerPort` this makes is not a valid Pod: a synthetic result, built-in
+    // admission is not what this test is about.
+    let a = kadmit(&["transform", "--no-builtins"], &(quoted + PORTS_POD)).success();
     assert_eq!(
         ports(&a)[2],
         json!({"containerPort": "8080", "protocol": "TCP"})
@@ -723,7 +758,7 @@ fn integer_list_keys_match_existing_elements() {
         "{containerPort: 8080, protocol: UDP}",
         "",
     );
-    let a = kadmit(&["transform"], &(replace + PORTS_POD)).success();
+    let a = kadmit(&["transform", "--no-defaults"], &(replace + PORTS_POD)).success();
     assert_eq!(
         ports(&a),
         json!([

@@ -348,8 +348,15 @@ fn transform_passes_resources_through_and_consumes_virtual_resources() {
     let s = Scratch::new();
     let deployment =
         "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: keep\nspec:\n  replicas: 2\n";
+    // A synthetic Deployment (no selector, no template): built-in admission is not what
+    // this test is about.
     let out = s.kadmit(
-        &["transform", "--plugin-dir", &repo_plugins()],
+        &[
+            "transform",
+            "--no-builtins",
+            "--plugin-dir",
+            &repo_plugins(),
+        ],
         &format!("{SHOP}---\n{deployment}"),
     );
     out.assert_code(0);
