@@ -7,6 +7,12 @@
 //!
 //! The kubectl and kpt tests skip loudly without their tool (or python3 + PyYAML, the
 //! independent YAML reader) and fail instead under `CI=true`.
+//!
+//! expected.yaml is what `kubectl kustomize` prints, built-in kinds admitted as the API
+//! server admits them (their native defaults written). Regenerate it from the repository
+//! root with the binary under test on `PATH`, then read the diff:
+//! `kadmit install-plugins /tmp/kp && KUSTOMIZE_PLUGIN_HOME=/tmp/kp kubectl kustomize
+//! --enable-alpha-plugins examples/gatekeeper > examples/gatekeeper/expected.yaml`.
 
 mod common;
 

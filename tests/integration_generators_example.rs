@@ -19,6 +19,11 @@
 //!
 //! The kubectl and kpt tests skip loudly without their tool (or python3 + PyYAML, the
 //! independent YAML reader) and fail instead under `CI=true`.
+//!
+//! expected.yaml is the README's pipeline output byte for byte, the generated built-in
+//! objects admitted as the API server admits them (their native defaults written).
+//! Regenerate it with the binary under test, then read the diff: in examples/generators,
+//! `kadmit generate --plugin-dir ../../plugins < apps.yaml > expected.yaml`.
 
 mod common;
 
@@ -626,7 +631,9 @@ fn kpt_fn_eval_exec_generates_from_the_fn_config() {
 
 /// kpt on a package: the generated resources are written into it as new files (kpt's
 /// default path for a new resource: `<namespace>/<kind>_<name>.yaml`), the package's own
-/// file is left as it was.
+/// file stays where it was, its Namespace only admitted like any other resource (it gains
+/// the native defaults the API server stores: the `kubernetes.io/metadata.name` label and
+/// `status.phase: Active`).
 #[test]
 fn kpt_fn_eval_exec_adds_generated_files_to_a_package() {
     if !require_tool("kpt") || !require_python_yaml() {
@@ -661,7 +668,13 @@ fn kpt_fn_eval_exec_adds_generated_files_to_a_package() {
         "{}",
         ran.describe()
     );
-    assert_eq!(files["namespace.yaml"], namespace.as_bytes());
+    let admitted = "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n  labels:\n    kubernetes.io/metadata.name: shop\nstatus:\n  phase: Active\n";
+    assert_eq!(
+        String::from_utf8_lossy(&files["namespace.yaml"]),
+        admitted,
+        "{}",
+        ran.describe()
+    );
     let generated: Vec<Value> = files
         .iter()
         .filter(|(name, _)| *name != "namespace.yaml")

@@ -10,6 +10,7 @@ use common::{
     kadmit_bin, parsed_snapshot, require_python_yaml, require_tool, run, shell_quote, snapshot,
     write, yaml_docs, Ran,
 };
+use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use tempfile::TempDir;
@@ -147,6 +148,73 @@ fn exec(args: &str) -> String {
     }
 }
 
+/// The native defaults the API server writes into the built-in objects of [`RESOURCES`],
+/// [`SERVICE`] and [`NESTED`] (kadmit writes them unless `--no-defaults`): per document,
+/// the fields it gains, as (JSON pointer, value). The ConfigMap gains none.
+fn native_defaults(doc: &Value) -> Vec<(&'static str, Value)> {
+    match (doc["kind"].as_str(), doc["metadata"]["name"].as_str()) {
+        (Some("Deployment"), Some("web")) => vec![
+            (
+                "/spec/template/spec/containers/0/imagePullPolicy",
+                json!("IfNotPresent"),
+            ),
+            (
+                "/spec/template/spec/containers/0/terminationMessagePath",
+                json!("/dev/termination-log"),
+            ),
+            (
+                "/spec/template/spec/containers/0/terminationMessagePolicy",
+                json!("File"),
+            ),
+            ("/spec/template/spec/dnsPolicy", json!("ClusterFirst")),
+            ("/spec/template/spec/restartPolicy", json!("Always")),
+            ("/spec/template/spec/securityContext", json!({})),
+            (
+                "/spec/template/spec/terminationGracePeriodSeconds",
+                json!(30),
+            ),
+            (
+                "/spec/template/spec/schedulerName",
+                json!("default-scheduler"),
+            ),
+            (
+                "/spec/strategy",
+                json!({"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": "25%", "maxSurge": "25%"}}),
+            ),
+            ("/spec/revisionHistoryLimit", json!(10)),
+            ("/spec/progressDeadlineSeconds", json!(600)),
+        ],
+        (Some("Service"), Some("web")) => vec![
+            ("/spec/ports/0/protocol", json!("TCP")),
+            ("/spec/sessionAffinity", json!("None")),
+            ("/spec/type", json!("ClusterIP")),
+            ("/spec/internalTrafficPolicy", json!("Cluster")),
+        ],
+        (Some("Namespace"), Some("shop")) => vec![
+            (
+                "/metadata/labels",
+                json!({"kubernetes.io/metadata.name": "shop"}),
+            ),
+            ("/status", json!({"phase": "Active"})),
+        ],
+        (Some("Secret"), Some("creds")) => vec![("/type", json!("Opaque"))],
+        _ => vec![],
+    }
+}
+
+/// `doc` with the fields of [`native_defaults`] added.
+fn with_native_defaults(doc: &Value) -> Value {
+    let mut doc = doc.clone();
+    for (pointer, value) in native_defaults(&doc) {
+        let (parent, key) = pointer.rsplit_once('/').unwrap();
+        doc.pointer_mut(parent)
+            .and_then(Value::as_object_mut)
+            .unwrap_or_else(|| panic!("no object at {parent:?} for {pointer}"))
+            .insert(key.to_owned(), value);
+    }
+    doc
+}
+
 /// `kpt fn eval <target> --exec <exec> <extra...>`, run in `cwd`.
 fn kpt_eval(cwd: &Path, target: &str, exec: &str, extra: &[&str], stdin: Option<&[u8]>) -> Ran {
     run(
@@ -159,10 +227,16 @@ fn kpt_eval(cwd: &Path, target: &str, exec: &str, extra: &[&str], stdin: Option<
 }
 
 /// Runs kadmit over the package and checks that the same files hold the same documents,
-/// as a YAML 1.1 reader (kubectl) sees them; kpt may reformat.
-fn round_trip(exec_args: &str, with_kptfile: bool) {
+/// as a YAML 1.1 reader (kubectl) sees them; kpt may reformat. With `defaults_written`, the
+/// built-in objects come back with their [`native_defaults`] and nothing else changes.
+fn round_trip(exec_args: &str, with_kptfile: bool, defaults_written: bool) {
     let pkg = Package::new(with_kptfile);
-    let before = parsed_snapshot(&pkg.dir);
+    let mut before = parsed_snapshot(&pkg.dir);
+    if defaults_written {
+        for docs in before.values_mut() {
+            *docs = docs.iter().map(with_native_defaults).collect();
+        }
+    }
     let ran = kpt_eval(
         pkg.tmp.path(),
         &pkg.dir.display().to_string(),
@@ -203,29 +277,33 @@ fn docs_count(files: &std::collections::BTreeMap<String, Vec<serde_json::Value>>
         .count()
 }
 
-/// `kpt fn eval <pkg> --exec "<kadmit> transform"` on a package with no Kptfile (kpt does
-/// not need one for `fn eval`): every file keeps its documents and their meaning, comments
-/// survive, and no file is added, moved or removed.
+/// `kpt fn eval <pkg> --exec "<kadmit> transform --no-defaults"` on a package with no
+/// Kptfile (kpt does not need one for `fn eval`): every file keeps its documents and their
+/// meaning, comments survive, and no file is added, moved or removed. (`--no-defaults`: the
+/// identity is the point; the native defaults are checked by the next test.)
 #[test]
 fn kpt_fn_eval_exec_transform_round_trips_package() {
     if !require_tool("kpt") || !require_python_yaml() {
         return;
     }
-    round_trip("transform", false);
+    round_trip("transform --no-defaults", false, false);
 }
 
-/// `kpt fn eval <pkg> --exec <kadmit>` with no subcommand (the KRM function mode), on a
-/// package with a Kptfile: the same round trip.
+/// `kpt fn eval <pkg> --exec <kadmit>` with no subcommand (the KRM function mode, which
+/// takes no flags), on a package with a Kptfile: the same round trip, end to end, the
+/// built-in objects gaining exactly their native defaults.
 #[test]
 fn kpt_fn_eval_exec_without_subcommand_round_trips_package() {
     if !require_tool("kpt") || !require_python_yaml() {
         return;
     }
-    round_trip("", true);
+    round_trip("", true, true);
 }
 
 /// `kpt fn eval - --exec ... -o unwrap` reads a stream on stdin and prints a bare stream
-/// with the same documents, in order, as kubectl would read them.
+/// with the same documents, in order, as kubectl would read them: the same meaning with
+/// `transform --no-defaults`, the built-in objects gaining exactly their native defaults in
+/// the KRM function mode (no subcommand, no flags).
 #[test]
 fn kpt_fn_eval_stdin_unwrap_round_trips_stream() {
     if !require_tool("kpt") || !require_python_yaml() {
@@ -233,9 +311,10 @@ fn kpt_fn_eval_stdin_unwrap_round_trips_stream() {
     }
     let tmp = tempfile::tempdir().expect("temporary directory");
     let stream = format!("{RESOURCES}---\n{SERVICE}---\n{NESTED}");
-    let expected = yaml_docs(&stream);
-    assert_eq!(expected.len(), 5);
-    for args in ["transform", ""] {
+    let unchanged = yaml_docs(&stream);
+    assert_eq!(unchanged.len(), 5);
+    let defaulted: Vec<Value> = unchanged.iter().map(with_native_defaults).collect();
+    for (args, expected) in [("transform --no-defaults", &unchanged), ("", &defaulted)] {
         let ran = kpt_eval(
             tmp.path(),
             "-",
@@ -250,7 +329,7 @@ fn kpt_fn_eval_stdin_unwrap_round_trips_stream() {
             ran.describe()
         );
         assert_eq!(
-            yaml_docs(&ran.stdout),
+            &yaml_docs(&ran.stdout),
             expected,
             "exec {args:?}: the stream changed meaning\n{}",
             ran.describe()
@@ -354,10 +433,12 @@ items:
 "#,
     );
     let before = parsed_snapshot(&pkg.dir);
+    // `--no-defaults`: the package must come back as it was; the native defaults of its
+    // Deployment, Service, Namespace and Secret are not what this test is about.
     let ran = kpt_eval(
         pkg.tmp.path(),
         &pkg.dir.display().to_string(),
-        &exec("transform"),
+        &exec("transform --no-defaults"),
         &[],
         None,
     )

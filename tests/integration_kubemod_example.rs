@@ -1,6 +1,12 @@
 //! examples/kubemod through the real `kubectl kustomize --enable-alpha-plugins`: the KubeMod
 //! README's rules patch the workloads as committed in expected.yaml, and the CVE-2020-8554
 //! rule fails the build of examples/kubemod/rejected with KubeMod's message.
+//!
+//! expected.yaml is what `kubectl kustomize` prints, built-in kinds admitted as the API
+//! server admits them (their native defaults written). Regenerate it from the repository
+//! root with the binary under test on `PATH`, then read the diff:
+//! `kadmit install-plugins /tmp/kp && KUSTOMIZE_PLUGIN_HOME=/tmp/kp kubectl kustomize
+//! --enable-alpha-plugins examples/kubemod > examples/kubemod/expected.yaml`.
 
 mod common;
 

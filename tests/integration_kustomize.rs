@@ -226,7 +226,13 @@ fn kustomize_policyset_transformer_is_identity() {
     let fx = Fixture::new();
     fx.write("resources.yaml", RESOURCES);
     fx.write("list.yaml", LIST);
-    fx.write("policyset.yaml", POLICY_SET);
+    // The identity is the point: `--no-defaults` keeps the native defaults of the
+    // Deployment and the Service out of the output (built-in admission still runs). With no
+    // subcommand before it, kadmit still infers the mode from stdin.
+    fx.write(
+        "policyset.yaml",
+        &format!("{POLICY_SET}argsOneLiner: --no-defaults\n"),
+    );
     fx.write("kustomization.yaml", COMMON_KUSTOMIZATION);
     let baseline = fx.build_plain().expect_success();
 
@@ -306,10 +312,12 @@ fn kustomize_transformer_args_one_liner_reaches_kadmit() {
     let baseline = fx.build_plain().expect_success();
 
     let report = fx.tmpdir.join("report.json");
+    // `--no-defaults`: the build is compared with the plain build, so the native defaults of
+    // the Deployment and the Service stay out of it; a second flag reaching kadmit, too.
     fx.write(
         "policyset.yaml",
         &format!(
-            "{POLICY_SET}argsOneLiner: transform --report {}\n",
+            "{POLICY_SET}argsOneLiner: transform --no-defaults --report {}\n",
             common::shell_quote(&report.display().to_string())
         ),
     );
