@@ -310,3 +310,19 @@ spec:
         .code(2)
         .stderr(predicate::str::contains("spec.kubernetesVersion"));
 }
+
+#[test]
+fn status_defaults_are_the_servers_to_fill_and_not_written() {
+    // SetDefaults_NamespaceStatus and the claim's phase: real defaults, but of status,
+    // which the server fills itself; the stored label is written.
+    kadmit()
+        .arg("transform")
+        .write_stdin(
+            "apiVersion: v1\nkind: Namespace\nmetadata: {name: shop}\n---\napiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: data}\nspec:\n  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 1Gi}}\n",
+        )
+        .assert()
+        .success()
+        .stdout(
+            "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n  labels:\n    kubernetes.io/metadata.name: shop\n---\napiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: data\nspec:\n  accessModes:\n  - ReadWriteOnce\n  resources:\n    requests:\n      storage: 1Gi\n  volumeMode: Filesystem\n",
+        );
+}

@@ -195,7 +195,7 @@ fn native_defaults(doc: &Value) -> Vec<(&'static str, Value)> {
                 "/metadata/labels",
                 json!({"kubernetes.io/metadata.name": "shop"}),
             ),
-            ("/status", json!({"phase": "Active"})),
+            // Not `/status` (`phase: Active`): status is the server's to fill.
         ],
         (Some("Secret"), Some("creds")) => vec![("/type", json!("Opaque"))],
         _ => vec![],

@@ -42,7 +42,16 @@ impl Mutator for Decode {
                 version: &id.version,
                 kind: &id.kind,
             };
-            if kadmit_native::defaults::apply(kind, &mut resource.value, stage.minor) {
+            let had_status = resource.value.get("status").is_some();
+            let defaulted = kadmit_native::defaults::apply(kind, &mut resource.value, stage.minor);
+            // `status` is the server's to fill (a Namespace's `phase: Active`, a claim's
+            // `Pending`): what kadmit writes is what the server stores minus that.
+            if !had_status {
+                if let Some(map) = resource.value.as_object_mut() {
+                    map.shift_remove("status");
+                }
+            }
+            if defaulted && resource.value != before {
                 let rule = format!(
                     "defaults {} {}",
                     resource.id.api_version(),
