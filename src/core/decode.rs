@@ -8,6 +8,7 @@ use kadmit_yaml::json::decode_json_stream_with;
 use kadmit_yaml::split::split_documents;
 use kadmit_yaml::{Limits, TOO_MANY_NODES};
 use serde_json::Value;
+use std::borrow::Cow;
 use std::sync::Arc;
 
 /// A top-level document and where it starts.
@@ -25,7 +26,7 @@ pub fn decode_stream(
     limits: &Limits,
     mut sink: impl FnMut(Result<Document, Diagnostic>),
 ) {
-    let text = match std::str::from_utf8(input) {
+    let text = match stream_text(input) {
         Ok(t) => t,
         Err(e) => {
             let line = input[..e.valid_up_to()]
@@ -41,14 +42,7 @@ pub fn decode_stream(
             )));
         }
     };
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let normalized;
-    let text = if text.contains('\r') {
-        normalized = text.replace("\r\n", "\n");
-        normalized.as_str()
-    } else {
-        text
-    };
+    let text = text.as_ref();
     if text.trim_start().starts_with('{') {
         return decode_json(text, source, limits, &mut sink);
     }
@@ -83,6 +77,18 @@ pub fn decode_stream(
             }
         }
     }
+}
+
+/// The text a stream is read as: UTF-8, without a byte-order mark, CRLF line ends turned
+/// into LF (so lines and columns are the same everywhere kadmit looks at the text).
+pub fn stream_text(input: &[u8]) -> Result<Cow<'_, str>, std::str::Utf8Error> {
+    let text = std::str::from_utf8(input)?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    Ok(if text.contains('\r') {
+        Cow::Owned(text.replace("\r\n", "\n"))
+    } else {
+        Cow::Borrowed(text)
+    })
 }
 
 fn decode_json(

@@ -4,7 +4,7 @@
 
 use super::Options;
 use crate::core::config::{classify, is_crd, Loader, Source};
-use crate::core::decode::{decode_stream, Document};
+use crate::core::decode::{decode_stream, stream_text, Document};
 use crate::core::diagnostic::Diagnostic;
 use crate::core::kinds::KindTable;
 use crate::core::lists::{flatten_document, is_list};
@@ -142,18 +142,10 @@ impl Intake {
     /// KRM mode: each item's own lines, when they read back to the item exactly, go with
     /// its slot (one slot per item, in order, until claims and generation change that).
     fn attach_item_sources(&mut self, stdin: &[u8]) {
-        let Some(text) = std::str::from_utf8(stdin).ok() else {
+        let Ok(text) = stream_text(stdin) else {
             return;
         };
-        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-        let normalized;
-        let text = if text.contains('\r') {
-            normalized = text.replace("\r\n", "\n");
-            normalized.as_str()
-        } else {
-            text
-        };
-        let Some(items) = kadmit_yaml::spans::sequence_items(text, "items") else {
+        let Some(items) = kadmit_yaml::spans::sequence_items(&text, "items") else {
             return;
         };
         if items.len() != self.slots.len() {

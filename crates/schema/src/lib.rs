@@ -17,6 +17,7 @@ pub mod listtype;
 pub mod objectmeta;
 pub mod openapi;
 pub mod prune;
+pub mod quantity;
 pub mod schema;
 pub mod structural;
 pub mod typed;

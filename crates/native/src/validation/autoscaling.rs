@@ -1,11 +1,11 @@
 //! autoscaling/v2 HorizontalPodAutoscaler (`validateHorizontalPodAutoscalerSpec`):
 //! replicas bounds, scaleTargetRef, metrics by type, behavior.
 
-use super::quantity::Quantity;
 use super::util::{child, get, index, int_of, invalid_each, list, not_supported, str_of, Errors};
 use super::Minor;
 use kadmit_schema::field_error::FieldError;
 use kadmit_schema::objectmeta::NameRule;
+use kadmit_schema::quantity::Quantity;
 use serde_json::{json, Value};
 
 const METRIC_TYPES: &[&str] = &[

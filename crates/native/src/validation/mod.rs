@@ -17,7 +17,7 @@ mod meta;
 mod networking;
 mod pod;
 mod policy;
-mod quantity;
+
 mod rbac;
 mod resources;
 mod service;

@@ -3,10 +3,10 @@
 //! requests = limits for resources that cannot be overcommitted (hugepages, extended).
 //! Go ranges over the maps in random order; kadmit goes by sorted name.
 
-use super::quantity::Quantity;
 use super::util::{child, key, string_map, Errors, IS_NEGATIVE};
 use kadmit_schema::field_error::FieldError;
 use kadmit_schema::objectmeta::qualified_name_errors;
+use kadmit_schema::quantity::Quantity;
 use serde_json::{json, Value};
 use std::cmp::Ordering;
 

@@ -2,12 +2,12 @@
 //! StorageClass (`ValidateStorageClass`).
 
 use super::labels::validate_selector;
-use super::quantity::Quantity;
 use super::util::{
     dns1123_subdomain, get, list, not_supported, obj, qualified_name, str_of, Errors,
 };
 use super::Minor;
 use kadmit_schema::field_error::FieldError;
+use kadmit_schema::quantity::Quantity;
 use serde_json::{json, Value};
 
 const ACCESS_MODES: &[&str] = &[

@@ -87,63 +87,11 @@ impl Quantity {
         Quantity { mantissa, exponent }
     }
 
-    /// `resource.ParseQuantity`.
+    /// `resource.ParseQuantity` (the one parser of `crate::quantity`: Go's grammar, its
+    /// error text, nanoscale precision rounded up).
     pub fn parse(s: &str) -> Result<Quantity, String> {
-        let invalid = || {
-            "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'".to_owned()
-        };
-        let (negative, rest) = match s.as_bytes().first() {
-            Some(b'-') => (true, &s[1..]),
-            Some(b'+') => (false, &s[1..]),
-            _ => (false, s),
-        };
-        let number_len = rest
-            .bytes()
-            .take_while(|b| b.is_ascii_digit() || *b == b'.')
-            .count();
-        let (number, suffix) = rest.split_at(number_len);
-        let (whole, fraction) = number.split_once('.').unwrap_or((number, ""));
-        if (whole.is_empty() && fraction.is_empty()) || fraction.contains('.') {
-            return Err(invalid());
-        }
-        let digits = format!("{whole}{fraction}");
-        let digits = digits.trim_start_matches('0');
-        if digits.len() > 36 {
-            return Err(invalid());
-        }
-        let mut mantissa: i128 = if digits.is_empty() {
-            0
-        } else {
-            digits.parse().map_err(|_| invalid())?
-        };
-        let mut exponent = -(fraction.len() as i32);
-        match suffix {
-            "" => {}
-            "Ki" | "Mi" | "Gi" | "Ti" | "Pi" | "Ei" => {
-                let power = "KMGTPE".find(&suffix[..1]).unwrap_or(0) as u32 + 1;
-                mantissa = mantissa
-                    .checked_mul(1024i128.pow(power))
-                    .ok_or_else(invalid)?;
-            }
-            "n" => exponent -= 9,
-            "u" => exponent -= 6,
-            "m" => exponent -= 3,
-            "k" => exponent += 3,
-            "M" => exponent += 6,
-            "G" => exponent += 9,
-            "T" => exponent += 12,
-            "P" => exponent += 15,
-            "E" => exponent += 18,
-            e if e.starts_with(['e', 'E']) => {
-                let power: i32 = e[1..].parse().map_err(|_| invalid())?;
-                exponent = exponent.checked_add(power).ok_or_else(invalid)?;
-            }
-            _ => return Err(invalid()),
-        }
-        if negative {
-            mantissa = -mantissa;
-        }
-        Ok(Quantity::new(mantissa, exponent))
+        let q = crate::quantity::Quantity::parse(s)?;
+        Ok(Quantity::new(q.mantissa(), q.exponent()))
     }
 
     /// Both mantissas at the smaller exponent, if that fits.

@@ -1,8 +1,8 @@
-//! `resource.Quantity` as native validation needs it: Go's `ParseQuantity` grammar, exact
-//! comparison, the sign, and the canonical `String()` the error texts print
-//! (`"500m"`, `"1Gi"`). Values are exact decimals `mantissa × 10^exponent`; a binary
-//! suffix keeps the binary format for printing. (`kadmit_schema`'s CEL quantity has the
-//! parser but neither comparison nor printing in its public interface.)
+//! `resource.Quantity` (apimachinery `pkg/api/resource`): Go's `ParseQuantity` grammar and
+//! error text, nanoscale precision rounded up, exact comparison, the sign, and the canonical
+//! `String()` error texts print (`"500m"`, `"1Gi"`). Values are exact decimals
+//! `mantissa × 10^exponent`; a binary suffix keeps the binary format for printing. The one
+//! parser of quantities: native validation and the CEL quantity library both use it.
 
 use std::cmp::Ordering;
 
@@ -96,6 +96,16 @@ impl Quantity {
             q.normalize();
         }
         Ok(q)
+    }
+
+    /// The value is `mantissa() × 10^exponent()`, normalized: no trailing zeros in the
+    /// mantissa, so equal values have equal parts.
+    pub fn mantissa(&self) -> i128 {
+        self.mantissa
+    }
+
+    pub fn exponent(&self) -> i32 {
+        self.exponent
     }
 
     fn normalize(&mut self) {
