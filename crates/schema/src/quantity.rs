@@ -125,7 +125,7 @@ impl Quantity {
     }
 
     /// `Quantity.Cmp`.
-    pub fn cmp(&self, other: &Quantity) -> Ordering {
+    pub fn compare(&self, other: &Quantity) -> Ordering {
         let e = self.exponent.min(other.exponent);
         let scale = |q: &Quantity| -> Option<i128> {
             q.mantissa
@@ -236,9 +236,9 @@ mod tests {
     #[test]
     fn comparison_is_exact_across_formats() {
         let q = |s| Quantity::parse(s).unwrap();
-        assert_eq!(q("1Gi").cmp(&q("1G")), Ordering::Greater);
-        assert_eq!(q("500m").cmp(&q("0.5")), Ordering::Equal);
-        assert_eq!(q("2").cmp(&q("1")), Ordering::Greater);
+        assert_eq!(q("1Gi").compare(&q("1G")), Ordering::Greater);
+        assert_eq!(q("500m").compare(&q("0.5")), Ordering::Equal);
+        assert_eq!(q("2").compare(&q("1")), Ordering::Greater);
         assert!(Quantity::parse("abc").is_err());
         assert!(Quantity::parse("1.2.3").is_err());
     }

@@ -128,7 +128,7 @@ pub fn validate_resources(r: &Value, path: &str, errs: &mut Errors) {
         validate_value(name, q, &at, errs);
         match limits.iter().find(|(n, _)| n == name) {
             Some((_, Some(limit))) => {
-                let ord = q.cmp(limit);
+                let ord = q.compare(limit);
                 if ord != Ordering::Equal && !overcommit_allowed(name) {
                     errs.push(FieldError::invalid(
                         &req_path,
