@@ -8,16 +8,14 @@ use crate::core::decode::{decode_stream, stream_text, Document};
 use crate::core::diagnostic::Diagnostic;
 use crate::core::kinds::KindTable;
 use crate::core::lists::{flatten_document, is_list};
-use crate::core::resource::{
-    annotation, split_api_version, Identity, Origin, Resource, FUNCTION_CONFIG, STDIN,
-};
+use crate::core::resource::{annotation, Identity, Origin, Resource, FUNCTION_CONFIG, STDIN};
 use crate::io::resource_list;
 use kadmit_yaml::compose::compose_with;
 use kadmit_yaml::spans::ItemText;
 use kadmit_yaml::Limits;
 use serde_json::Value;
-use std::borrow::Cow;
-use std::collections::BTreeMap;
+
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -27,9 +25,11 @@ use std::sync::Arc;
 pub(super) struct Slot {
     pub origin: Origin,
     body: Box<str>,
-    /// `false` only for a pass-through item that could not be identified (KRM mode keeps
-    /// it to echo the input back unchanged on failure).
-    identified: bool,
+    /// The document's group and kind, an index into [`Intake::kinds_seen`]; `None` only for
+    /// a pass-through item that could not be identified (KRM mode keeps it to echo the
+    /// input back unchanged on failure). Four bytes, where a parsed identity would cost
+    /// several times a small document.
+    kind: Option<u32>,
     pub passthrough: bool,
     /// A KRM `*List` item kept whole; its items are admitted one by one.
     pub list: bool,
@@ -38,27 +38,14 @@ pub(super) struct Slot {
     pub source: Option<Box<ItemText>>,
 }
 
-/// The two fields that say what a stored document is, read without building its tree.
-#[derive(serde::Deserialize)]
-struct Head<'a> {
-    #[serde(borrow, rename = "apiVersion")]
-    api_version: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    kind: Option<Cow<'a, str>>,
-}
-
 impl Slot {
-    fn new(resource: &Resource, passthrough: bool) -> Slot {
-        Slot::of_value(&resource.value, true, &resource.origin, passthrough)
-    }
-
-    fn of_value(value: &Value, identified: bool, origin: &Origin, passthrough: bool) -> Slot {
+    fn of_value(value: &Value, kind: Option<u32>, origin: &Origin, passthrough: bool) -> Slot {
         Slot {
             origin: origin.clone(),
             body: serde_json::to_string(value)
                 .expect("a Value always serializes")
                 .into_boxed_str(),
-            identified,
+            kind,
             passthrough,
             list: false,
             source: None,
@@ -79,18 +66,6 @@ impl Slot {
             origin: self.origin.clone(),
         }
     }
-
-    /// The group and kind of an identified document, read from its text without a tree.
-    pub fn group_kind(&self) -> Option<(String, String)> {
-        if !self.identified {
-            return None;
-        }
-        let mut de = serde_json::Deserializer::from_str(&self.body);
-        de.disable_recursion_limit();
-        let head: Head = serde::Deserialize::deserialize(&mut de).ok()?;
-        let (group, _) = split_api_version(&head.api_version?);
-        Some((group, head.kind?.into_owned()))
-    }
 }
 
 /// Everything read, sorted into resources and configuration.
@@ -98,6 +73,9 @@ pub(super) struct Intake {
     /// The input was a `ResourceList`.
     pub krm: bool,
     pub slots: Vec<Slot>,
+    /// Every (group, kind) a slot holds, once; slots point into it.
+    kinds_seen: Vec<(String, String)>,
+    kind_index: HashMap<(String, String), u32>,
     pub loader: Loader,
     pub kinds: KindTable,
     pub namespaces: BTreeMap<String, Value>,
@@ -118,6 +96,8 @@ impl Intake {
         Intake {
             krm: false,
             slots: Vec::new(),
+            kinds_seen: Vec::new(),
+            kind_index: HashMap::new(),
             loader: Loader::new(options.allow_paths_outside_root).with_limits(options.limits),
             kinds: KindTable::default(),
             namespaces: BTreeMap::new(),
@@ -129,6 +109,23 @@ impl Intake {
             config_root: options.config_root.clone(),
             limits: options.limits,
         }
+    }
+
+    /// A slot for an identified resource.
+    fn slot(&mut self, resource: &Resource, passthrough: bool) -> Slot {
+        let key = (resource.id.group.clone(), resource.id.kind.clone());
+        let next = self.kinds_seen.len() as u32;
+        let kind = *self.kind_index.entry(key.clone()).or_insert_with(|| {
+            self.kinds_seen.push(key);
+            next
+        });
+        Slot::of_value(&resource.value, Some(kind), &resource.origin, passthrough)
+    }
+
+    /// The group and kind of a slot's document, `None` for one that was not identified.
+    pub fn group_kind(&self, slot: &Slot) -> Option<(&str, &str)> {
+        let (group, kind) = &self.kinds_seen[slot.kind? as usize];
+        Some((group, kind))
     }
 
     /// Reads stdin: a lone `ResourceList` makes this a KRM call, anything else is a stream.
@@ -201,7 +198,7 @@ impl Intake {
             .push(Diagnostic::input(message).with_origin(&doc.origin));
         if self.krm {
             self.slots
-                .push(Slot::of_value(&doc.value, false, &doc.origin, true));
+                .push(Slot::of_value(&doc.value, None, &doc.origin, true));
         }
     }
 
@@ -229,7 +226,7 @@ impl Intake {
                 }
             }
         }
-        let mut slot = Slot::new(&list, false);
+        let mut slot = self.slot(&list, false);
         slot.list = true;
         self.slots.push(slot);
     }
@@ -247,12 +244,14 @@ impl Intake {
         if classify(&resource).is_some() {
             let base = base_dir_of(&resource, &self.config_root);
             if self.krm || self.keep_config {
-                self.slots.push(Slot::new(&resource, true));
+                let slot = self.slot(&resource, true);
+                self.slots.push(slot);
             }
             let root = self.config_root.clone();
             self.loader.add(resource, Source::Stream, &base, &root);
         } else {
-            self.slots.push(Slot::new(&resource, false));
+            let slot = self.slot(&resource, false);
+            self.slots.push(slot);
         }
     }
 
@@ -266,9 +265,9 @@ impl Intake {
         let mut claimed_documents = Vec::new();
         let mut kept = Vec::with_capacity(self.slots.len());
         for slot in std::mem::take(&mut self.slots) {
-            let claimed = match slot.group_kind() {
+            let claimed = match self.group_kind(&slot) {
                 Some((group, kind)) if !slot.passthrough && !slot.list && !group.is_empty() => {
-                    is_virtual(&group, &kind)
+                    is_virtual(group, kind)
                 }
                 _ => false,
             };
@@ -279,7 +278,7 @@ impl Intake {
             let resource = slot.resource();
             claimed_documents.push((resource.id.clone(), resource.origin.clone()));
             if self.keep_config {
-                kept.push(Slot::new(&resource, true));
+                kept.push(self.slot(&resource, true));
             }
             let base = base_dir_of(&resource, &self.config_root);
             let root = self.config_root.clone();

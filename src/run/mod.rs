@@ -170,8 +170,9 @@ fn fail_closed(
         .slots
         .iter()
         .filter(|slot| {
-            slot.group_kind()
-                .is_some_and(|(group, kind)| is_unsupported_family(&group, &kind))
+            intake
+                .group_kind(slot)
+                .is_some_and(|(group, kind)| is_unsupported_family(group, kind))
         })
         .map(|slot| slot.resource().id)
         .filter_map(|id| unsupported_family(&id).map(|family| format!("{id}: {}", family.name)))
@@ -288,7 +289,7 @@ fn run_input(options: Options, stdin: Cow<'_, [u8]>) -> Outcome {
         let stream_kinds: BTreeSet<String> = intake
             .slots
             .iter()
-            .filter_map(|slot| slot.group_kind().map(|(_, kind)| kind))
+            .filter_map(|slot| intake.group_kind(slot).map(|(_, kind)| kind.to_owned()))
             .collect();
         admitter.admit_all(&mut intake, &mut encoder, krm);
         unmatched = pipeline.unmatched();
