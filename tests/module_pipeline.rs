@@ -403,9 +403,11 @@ fn exec_modules_run_in_the_configuration_root() {
         return;
     }
     let root = root();
+    // Python's start-up can take longer than the default 1 s on a loaded CI machine; the
+    // timeout is not what this test is about.
     let config = module(
         "deny-latest",
-        "  exec:\n    command: [./exec/deny-latest.py]\n",
+        "  exec:\n    command: [./exec/deny-latest.py]\n  timeout: 20s\n",
     );
     let ran = transform(root.path(), &config, POD_LATEST, &[]);
     assert_eq!(ran.code, 1, "{}", ran.stderr);
@@ -432,7 +434,7 @@ print(json.dumps({"response": {"apiVersion": "admission.k8s.io/v1", "kind": "Adm
     .unwrap();
     let config = module(
         "report",
-        "  exec:\n    command: [python3, exec/report.py]\n",
+        "  exec:\n    command: [python3, exec/report.py]\n  timeout: 20s\n",
     );
     let crd = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: mice.example.com\nspec:\n  group: example.com\n  scope: Cluster\n  names: {kind: Mouse, plural: mice, singular: mouse, listKind: MouseList}\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}\n---\n";
     let mouse = "apiVersion: example.com/v1\nkind: Mouse\nmetadata:\n  name: jerry\n";
