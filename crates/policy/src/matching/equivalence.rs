@@ -56,7 +56,12 @@ impl Table {
     pub fn builtin() -> Table {
         let mut table = Table::new();
         table
-            .add("events", Gvr::new("", "v1", "events"), "", gvk("", "v1", "Event"))
+            .add(
+                "events",
+                Gvr::new("", "v1", "events"),
+                "",
+                gvk("", "v1", "Event"),
+            )
             .add(
                 "events",
                 Gvr::new("events.k8s.io", "v1", "events"),

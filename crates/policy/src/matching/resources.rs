@@ -85,8 +85,13 @@ impl MatchResources {
             return Ok(None);
         }
         let policy = self.match_policy;
-        if rules::matches_resource_rules(&self.exclude_resource_rules, policy, request, equivalents)?
-            .is_some()
+        if rules::matches_resource_rules(
+            &self.exclude_resource_rules,
+            policy,
+            request,
+            equivalents,
+        )?
+        .is_some()
         {
             return Ok(None);
         }

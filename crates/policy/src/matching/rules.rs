@@ -21,7 +21,8 @@ fn exact_or_wildcard(items: &[String], requested: &str) -> bool {
 
 /// `Matcher.resource`: each entry splits at the first `/` into resource and subresource
 /// (`*`, `pods`, `pods/status`, `*/status`, `pods/*`, `*/*`); an entry without `/` has the
-/// subresource `""`, so it never matches a subresource request.
+/// subresource `""`, so it never matches a subresource request; a `*` subresource also
+/// accepts `""`, so `pods/*` matches pods itself as well.
 fn resource_matches(entries: &[String], resource: &str, subresource: &str) -> bool {
     entries.iter().any(|entry| {
         let (res, sub) = entry.split_once('/').unwrap_or((entry, ""));
