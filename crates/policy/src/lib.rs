@@ -3,3 +3,4 @@
 //! their bindings. `../shared/reference/admission-policies.md` is the transcription every
 //! module follows; `../shared/peer-fixtures/admission-policies/cases.yaml` the upstream
 //! cases its tests load.
+pub mod validation;
