@@ -1,0 +1,225 @@
+//! The expression-bearing lists of a policy spec (validation.go `validateMatchConditions`,
+//! `validateVariable`, `validateValidation`, `validateAuditAnnotation`), without CEL
+//! compilation (see the module doc of `validation`).
+
+use super::gofmt::{duplicate, invalid_rendered, not_supported};
+use super::{opt_str, str_at};
+use kadmit_go::strconv::quote;
+use kadmit_schema::field_error::{ErrorType, FieldError};
+use kadmit_schema::objectmeta::qualified_name_errors;
+use serde_json::Value;
+
+/// `maxAuditAnnotations`.
+const MAX_AUDIT_ANNOTATIONS: usize = 20;
+/// `maxAuditAnnotationValueExpressionLength` (5 KiB).
+const MAX_VALUE_EXPRESSION_LENGTH: usize = 5 * 1024;
+/// The limit of `validateMatchConditions`.
+const MAX_MATCH_CONDITIONS: usize = 64;
+/// `supportedValidationPolicyReason.List()` (sorted). The API docs also name
+/// `Unauthorized`; validation.go (@afd5df58 and later reads) does not accept it.
+const REASONS: [&str; 3] = ["Forbidden", "Invalid", "RequestEntityTooLarge"];
+
+/// Go's `strings.TrimSpace` (Unicode white space).
+fn trim(s: &str) -> &str {
+    s.trim()
+}
+
+/// `validateMatchConditions`.
+pub fn match_conditions(list: &[Value], path: &str, errors: &mut Vec<FieldError>) {
+    if list.len() > MAX_MATCH_CONDITIONS {
+        errors.push(FieldError::new(
+            ErrorType::TooMany,
+            path,
+            Value::from(list.len()),
+            format!("must have at most {MAX_MATCH_CONDITIONS} items"),
+        ));
+    }
+    let mut names: Vec<&str> = Vec::new();
+    for (i, mc) in list.iter().enumerate() {
+        let at = format!("{path}[{i}]");
+        // validateMatchCondition: the expression (compiled upstream), then the name.
+        if trim(str_at(mc, "expression")).is_empty() {
+            errors.push(FieldError::required(format!("{at}.expression"), ""));
+        }
+        let name = str_at(mc, "name");
+        if name.is_empty() {
+            errors.push(FieldError::required(format!("{at}.name"), ""));
+        } else {
+            for msg in qualified_name_errors(name) {
+                errors.push(FieldError::invalid(
+                    format!("{at}.name"),
+                    Value::from(name),
+                    msg,
+                ));
+            }
+            if names.contains(&name) {
+                errors.push(duplicate(&format!("{at}.name"), name));
+            } else {
+                names.push(name);
+            }
+        }
+    }
+}
+
+/// `validateVariable`: the name a CEL identifier, an expression present.
+pub fn variables(list: &[Value], path: &str, errors: &mut Vec<FieldError>) {
+    for (i, v) in list.iter().enumerate() {
+        let at = format!("{path}[{i}]");
+        let name = str_at(v, "name");
+        if trim(name).is_empty() {
+            errors.push(FieldError::required(
+                format!("{at}.name"),
+                "name is not specified",
+            ));
+        } else if !is_cel_identifier(name) {
+            errors.push(FieldError::invalid(
+                format!("{at}.name"),
+                Value::from(name),
+                "name is not a valid CEL identifier",
+            ));
+        }
+        if trim(str_at(v, "expression")).is_empty() {
+            errors.push(FieldError::required(
+                format!("{at}.expression"),
+                "expression is not specified",
+            ));
+        }
+    }
+}
+
+/// `isCELIdentifier`: `^[_a-zA-Z][_a-zA-Z0-9]*$` minus the reserved words.
+pub fn is_cel_identifier(name: &str) -> bool {
+    const RESERVED: [&str; 21] = [
+        "true",
+        "false",
+        "null",
+        "in",
+        "as",
+        "break",
+        "const",
+        "continue",
+        "else",
+        "for",
+        "function",
+        "if",
+        "import",
+        "let",
+        "loop",
+        "package",
+        "namespace",
+        "return",
+        "var",
+        "void",
+        "while",
+    ];
+    let mut bytes = name.bytes();
+    let first_ok = bytes
+        .next()
+        .is_some_and(|b| b == b'_' || b.is_ascii_alphabetic());
+    first_ok && bytes.all(|b| b == b'_' || b.is_ascii_alphanumeric()) && !RESERVED.contains(&name)
+}
+
+/// `validateValidation`.
+pub fn validation(v: &Value, path: &str, errors: &mut Vec<FieldError>) {
+    if trim(str_at(v, "expression")).is_empty() {
+        errors.push(FieldError::required(
+            format!("{path}.expression"),
+            "expression is not specified",
+        ));
+    }
+    let message_expression = str_at(v, "messageExpression");
+    if !message_expression.is_empty() && trim(message_expression).is_empty() {
+        errors.push(FieldError::invalid(
+            format!("{path}.messageExpression"),
+            Value::from(message_expression),
+            "must be non-empty if specified",
+        ));
+    }
+    let message = str_at(v, "message");
+    let trimmed = trim(message);
+    if !message.is_empty() && trimmed.is_empty() {
+        errors.push(FieldError::invalid(
+            format!("{path}.message"),
+            Value::from(message),
+            "message must be non-empty if specified",
+        ));
+    } else if trimmed.contains(['\n', '\r']) {
+        errors.push(FieldError::invalid(
+            format!("{path}.message"),
+            Value::from(message),
+            "message must not contain line breaks",
+        ));
+    }
+    if let Some(reason) = opt_str(v, "reason") {
+        if !REASONS.contains(&reason) {
+            errors.push(not_supported(&format!("{path}.reason"), reason, &REASONS));
+        }
+    }
+}
+
+/// The auditAnnotations of a ValidatingAdmissionPolicy spec: count, each entry
+/// (`validateAuditAnnotation`), unique keys.
+pub fn audit_annotations(
+    policy_name: &str,
+    list: &[Value],
+    path: &str,
+    errors: &mut Vec<FieldError>,
+) {
+    if list.len() > MAX_AUDIT_ANNOTATIONS {
+        let items: Vec<String> = list
+            .iter()
+            .map(|a| {
+                format!(
+                    "admissionregistration.AuditAnnotation{{Key:{}, ValueExpression:{}}}",
+                    quote(str_at(a, "key"), false),
+                    quote(str_at(a, "valueExpression"), false)
+                )
+            })
+            .collect();
+        errors.push(invalid_rendered(
+            path,
+            format!(
+                "[]admissionregistration.AuditAnnotation{{{}}}",
+                items.join(", ")
+            ),
+            &format!("must not have more than {MAX_AUDIT_ANNOTATIONS} auditAnnotations"),
+        ));
+    }
+    let mut keys: Vec<&str> = Vec::new();
+    for (i, a) in list.iter().enumerate() {
+        let at = format!("{path}[{i}]");
+        let key = str_at(a, "key");
+        if policy_name.is_empty() {
+            errors.push(FieldError::invalid(
+                format!("{at}.key"),
+                Value::from(key),
+                "requires metadata.name be non-empty",
+            ));
+        } else {
+            let full = format!("{policy_name}/{key}");
+            for msg in qualified_name_errors(&full) {
+                errors.push(FieldError::invalid(
+                    format!("{at}.key"),
+                    Value::from(full.as_str()),
+                    msg,
+                ));
+            }
+        }
+        let value_expression = trim(str_at(a, "valueExpression"));
+        if value_expression.is_empty() {
+            errors.push(FieldError::required(
+                format!("{at}.valueExpression"),
+                "valueExpression is not specified",
+            ));
+        } else if value_expression.len() > MAX_VALUE_EXPRESSION_LENGTH {
+            errors.push(FieldError::required(
+                format!("{at}.valueExpression"),
+                format!("must not exceed {MAX_VALUE_EXPRESSION_LENGTH} bytes in length"),
+            ));
+        }
+        if keys.contains(&key) {
+            errors.push(duplicate(&format!("{at}.key"), key));
+        }
+        keys.push(key);
+    }
+}
