@@ -298,9 +298,10 @@ impl CompiledExpression {
 
     /// compile.go's return-type check: `Err("must evaluate to bool")`, or
     /// `Err("must evaluate to one of [string null_type]")`, when the output type is known
-    /// and not one of `allowed`. A `dyn` output passes (see the module doc).
+    /// and not one of `allowed`. A `dyn` output passes (see the module doc); an empty
+    /// `allowed` accepts any type (cel-go's `AnyType`, as for variables).
     pub fn check_output(&self, allowed: &[ResultType]) -> Result<(), String> {
-        if self.output == ResultType::Dyn || allowed.contains(&self.output) {
+        if allowed.is_empty() || self.output == ResultType::Dyn || allowed.contains(&self.output) {
             return Ok(());
         }
         Err(match allowed {
