@@ -327,3 +327,78 @@ pub fn audit_annotations(
         keys.push(key);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn texts(errors: &[FieldError]) -> Vec<String> {
+        errors.iter().map(ToString::to_string).collect()
+    }
+
+    #[test]
+    fn match_conditions_compile_trimmed_to_bool() {
+        let mut errors = Vec::new();
+        let list = [
+            json!({"name": "a", "expression": "  object.x in [1, 2, "}),
+            json!({"name": "b", "expression": "'not a bool'"}),
+            json!({"name": "c", "expression": "variables.x"}),
+            json!({"name": "d", "expression": "request.operation == 'CREATE'"}),
+        ];
+        match_conditions(&list, "spec.matchConditions", &mut errors);
+        let texts = texts(&errors);
+        assert_eq!(texts.len(), 3, "{texts:?}");
+        assert!(texts[0].starts_with("spec.matchConditions[0].expression: Invalid value: \"object.x in [1, 2,\": compilation failed: ERROR: <input>:1:19: Syntax error: missing ']' at '<EOF>'"), "{}", texts[0]);
+        assert_eq!(
+            texts[1],
+            "spec.matchConditions[1].expression: Invalid value: \"'not a bool'\": must evaluate to bool"
+        );
+        assert!(texts[2].ends_with("undeclared reference to 'variables' (in container '')"));
+    }
+
+    #[test]
+    fn variables_see_only_earlier_variables() {
+        let mut errors = Vec::new();
+        let list = [
+            json!({"name": "a", "expression": "variables.b + 1"}),
+            json!({"name": "b", "expression": "1"}),
+            json!({"name": "c", "expression": "variables.b + 'x'"}),
+        ];
+        variables(&list, "spec.variables", &mut errors);
+        assert_eq!(
+            texts(&errors),
+            [
+                "spec.variables[0].expression: Invalid value: \"variables.b + 1\": compilation failed: ERROR: <input>:1:10: undefined field 'b'",
+                "spec.variables[2].expression: Invalid value: \"variables.b + 'x'\": compilation failed: ERROR: <input>:1:13: found no matching overload for '_+_' applied to '(int, string)'",
+            ]
+        );
+    }
+
+    #[test]
+    fn message_expressions_have_no_authorizer() {
+        let mut errors = Vec::new();
+        let v = json!({"expression": "authorizer.group('').resource('pods').check('get').allowed()",
+            "messageExpression": "string(authorizer)"});
+        validation(&v, "spec.validations[0]", &mut errors);
+        assert_eq!(
+            texts(&errors),
+            ["spec.validations[0].messageExpression: Invalid value: \"string(authorizer)\": compilation failed: ERROR: <input>:1:8: undeclared reference to 'authorizer' (in container '')"]
+        );
+    }
+
+    #[test]
+    fn audit_values_are_strings_or_null() {
+        let mut errors = Vec::new();
+        let list = [
+            json!({"key": "a", "valueExpression": "null"}),
+            json!({"key": "b", "valueExpression": "'v-' + object.metadata.name"}),
+            json!({"key": "c", "valueExpression": "1 + 1"}),
+        ];
+        audit_annotations("p", &list, "spec.auditAnnotations", &mut errors);
+        assert_eq!(
+            texts(&errors),
+            ["spec.auditAnnotations[2].valueExpression: Invalid value: \"1 + 1\": must evaluate to one of [string null_type]"]
+        );
+    }
+}

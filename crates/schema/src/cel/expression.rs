@@ -258,12 +258,15 @@ pub fn compile(
     let output = checker
         .infer(&tree)
         .map_err(|(id, message)| invalid(located(source, &info, id, &message)))?;
-    let program = compile::compile(source, &Ty::Dyn, &Schema::default(), false).map_err(|e| {
-        CompileError {
-            internal: e.starts_with("program instantiation failed"),
-            detail: e,
-        }
-    })?;
+    let mut program =
+        compile::compile(source, &Ty::Dyn, &Schema::default(), false).map_err(|e| {
+            CompileError {
+                internal: e.starts_with("program instantiation failed"),
+                detail: e,
+            }
+        })?;
+    let mut next_id = 1 << 50;
+    expand_bind(&mut program.tree, &mut next_id);
     Ok(CompiledExpression {
         source: source.to_owned(),
         program,
@@ -272,6 +275,97 @@ pub fn compile(
         variables_used: checker.variables_used,
         all_variables: checker.all_variables,
     })
+}
+
+fn is_cel_namespace(target: Option<&IdedExpr>) -> bool {
+    matches!(target, Some(IdedExpr { expr: Expr::Ident(n), .. }) if n == "cel")
+}
+
+/// `cel.bind(x, init, body)` as cel-go's macro expands it: a comprehension over an empty
+/// list whose accumulator `x` starts as `init` and whose result is `body`.
+fn expand_bind(expr: &mut IdedExpr, next_id: &mut u64) {
+    let mut node = |e: Expr| {
+        *next_id += 1;
+        IdedExpr {
+            id: *next_id,
+            expr: e,
+        }
+    };
+    match &mut expr.expr {
+        Expr::Call(call) => {
+            let bind = call.func_name == "bind"
+                && call.args.len() == 3
+                && is_cel_namespace(call.target.as_deref())
+                && matches!(call.args[0].expr, Expr::Ident(_));
+            if bind {
+                let mut args = std::mem::take(&mut call.args);
+                let mut body = args.pop().unwrap_or_default();
+                let mut init = args.pop().unwrap_or_default();
+                let Some(IdedExpr {
+                    expr: Expr::Ident(var),
+                    ..
+                }) = args.pop()
+                else {
+                    return;
+                };
+                let range = node(Expr::List(cel::common::ast::ListExpr::new(Vec::new())));
+                let cond = node(Expr::Literal(LiteralValue::Boolean(false.into())));
+                let step = node(Expr::Ident(var.clone()));
+                expand_bind(&mut init, next_id);
+                expand_bind(&mut body, next_id);
+                expr.expr = Expr::Comprehension(Box::new(cel::common::ast::ComprehensionExpr {
+                    iter_range: range,
+                    iter_var: "#unused".to_owned(),
+                    iter_var2: None,
+                    accu_var: var,
+                    accu_init: init,
+                    loop_cond: cond,
+                    loop_step: step,
+                    result: body,
+                }));
+                return;
+            }
+            if let Some(t) = call.target.as_deref_mut() {
+                expand_bind(t, next_id);
+            }
+            call.args.iter_mut().for_each(|a| expand_bind(a, next_id));
+        }
+        Expr::Comprehension(c) => {
+            for e in [
+                &mut c.iter_range,
+                &mut c.accu_init,
+                &mut c.loop_cond,
+                &mut c.loop_step,
+                &mut c.result,
+            ] {
+                expand_bind(e, next_id);
+            }
+        }
+        Expr::List(list) => list
+            .elements
+            .iter_mut()
+            .for_each(|e| expand_bind(e, next_id)),
+        Expr::Map(map) => {
+            for entry in map.entries.iter_mut() {
+                match &mut entry.expr {
+                    EntryExpr::MapEntry(e) => {
+                        expand_bind(&mut e.key, next_id);
+                        expand_bind(&mut e.value, next_id);
+                    }
+                    EntryExpr::StructField(f) => expand_bind(&mut f.value, next_id),
+                }
+            }
+        }
+        Expr::Struct(s) => {
+            for entry in s.entries.iter_mut() {
+                if let EntryExpr::StructField(f) = &mut entry.expr {
+                    expand_bind(&mut f.value, next_id);
+                }
+            }
+        }
+        Expr::Select(select) => expand_bind(&mut select.operand, next_id),
+        Expr::Ident(_) | Expr::Literal(_) | Expr::Unspecified => {}
+    }
 }
 
 /// cel-go's `ERROR: <input>:line:column: message`, after `compilation failed: `.
@@ -711,6 +805,15 @@ impl Checker<'_> {
             }
             _ => false,
         };
+        if name == "bind" && call.args.len() == 3 && is_cel_namespace(call.target.as_deref()) {
+            if let Expr::Ident(var) = &call.args[0].expr {
+                self.infer(&call.args[1])?;
+                self.scope.push(var.clone());
+                let body = self.infer(&call.args[2]);
+                self.scope.pop();
+                return body;
+            }
+        }
         if two_variable && call.target.is_some() {
             if let (Expr::Ident(a), Expr::Ident(b)) = (&call.args[0].expr, &call.args[1].expr) {
                 if let Some(target) = &call.target {

@@ -175,6 +175,8 @@ fn kubernetes_libraries_are_available() {
         Ok(json!("example.com"))
     );
     assert_eq!(eval("'abc'.matches('^a')", &activation), Ok(json!(true)));
+    assert_eq!(eval("cel.bind(x, 2, x * x + 1)", &activation), Ok(json!(5)));
+    assert_eq!(eval("lists.range(3)", &activation), Ok(json!([0, 1, 2])));
 }
 
 #[test]
@@ -236,4 +238,36 @@ fn variables_compose_in_order() {
         Err(EvalError::Failed("no such key: missing".into()))
     );
     assert!(invocation.remaining_budget() < 10_000_000);
+}
+
+#[test]
+fn common_policy_expressions_compile() {
+    let env = admission().with_variables(VariablesDecl::Open);
+    for source in [
+        "object.spec.containers.all(c, c.image.startsWith('registry.example.com/'))",
+        "request.userInfo.groups.exists(g, g == 'system:masters')",
+        "object.metadata.?labels.orValue({}).size() > 0",
+        "optional.of(1).hasValue()",
+        "cel.bind(x, 1, x + 1) == 2",
+        "authorizer.group('apps').resource('deployments').check('create').allowed()",
+        "int(object.spec.replicas) < 5 && string(1) == '1'",
+        "math.greatest(1, 2) == 2",
+        "sets.contains([1], [1])",
+        "isURL('https://x') && url('https://x').getHost() == 'x'",
+        "ip('1.2.3.4').family() == 4 && cidr('10.0.0.0/8').containsIP(ip('10.1.2.3'))",
+        "!format.dns1123Label().validate('x').hasValue()",
+        "'%s'.format([1]) == '1'",
+        "jsonpatch.escapeKey('a/b') == 'a~1b'",
+        "has(object.metadata.labels) ? 'a' : 'b'",
+        "namespaceObject.metadata.labels['env'] == 'prod'",
+        "variables.foo == params.?bar.orValue('x')",
+        "dyn(1) == 1",
+        "[1, 2].map(x, x * 2).filter(y, y > 2).size() == 1",
+        "{'a': 1}.all(k, k == 'a')",
+        "object.items.transformList(i, v, v + 1) == [2]",
+    ] {
+        if let Err(e) = compile(source, &env) {
+            panic!("{source}: {e}");
+        }
+    }
 }
