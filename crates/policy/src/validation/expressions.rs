@@ -1,10 +1,18 @@
 //! The expression-bearing lists of a policy spec (validation.go `validateMatchConditions`,
-//! `validateVariable`, `validateValidation`, `validateAuditAnnotation`), without CEL
-//! compilation (see the module doc of `validation`).
+//! `validateVariable`, `validateValidation`, `validateAuditAnnotation`), with the CEL
+//! compilation of their expressions (`kadmit_schema::cel::expression`).
+//!
+//! The functions here see one list of the spec, not the whole spec, so two things the
+//! API server knows are assumed on the lenient side: `params` is always declared (upstream
+//! only when `spec.paramKind` is set: `undeclared reference to 'params'` otherwise), and
+//! `validations`, `messageExpression` and `auditAnnotations` may reference any
+//! `variables.<name>` (upstream only the declared ones). MAP mutation expressions are
+//! checked in `policy` and are not compiled yet.
 
 use super::gofmt::{duplicate, invalid_rendered, not_supported};
 use super::{opt_str, str_at};
 use kadmit_go::strconv::quote;
+use kadmit_schema::cel::expression::{compile, Declarations, ResultType, VariablesDecl};
 use kadmit_schema::field_error::{ErrorType, FieldError};
 use kadmit_schema::objectmeta::qualified_name_errors;
 use serde_json::Value;
@@ -18,6 +26,45 @@ const MAX_MATCH_CONDITIONS: usize = 64;
 /// `supportedValidationPolicyReason.List()` (sorted). The API docs also name
 /// `Unauthorized`; validation.go (@afd5df58 and later reads) does not accept it.
 const REASONS: [&str; 3] = ["Forbidden", "Invalid", "RequestEntityTooLarge"];
+
+/// `convertCELErrorToValidationError` of compiling `source` (the field's text as the error
+/// shows it: `shown`) in `declarations`, with the return types of the field.
+fn compile_check(
+    source: &str,
+    shown: &str,
+    declarations: &Declarations,
+    returns: &[ResultType],
+    path: &str,
+    errors: &mut Vec<FieldError>,
+) -> ResultType {
+    match compile(source, declarations) {
+        Ok(program) => {
+            if let Err(reason) = program.check_output(returns) {
+                errors.push(FieldError::invalid(path, Value::from(shown), reason));
+            }
+            program.output_type()
+        }
+        Err(e) if e.internal => {
+            errors.push(FieldError::new(
+                ErrorType::Internal,
+                path,
+                Value::Null,
+                e.detail,
+            ));
+            ResultType::Dyn
+        }
+        Err(e) => {
+            errors.push(FieldError::invalid(path, Value::from(shown), e.detail));
+            ResultType::Dyn
+        }
+    }
+}
+
+/// The environment of validations, messageExpressions and auditAnnotations: `params`
+/// assumed (see the module doc), `variables` open; no authorizer in messageExpressions.
+fn policy_env(authorizer: bool) -> Declarations {
+    Declarations::admission(true, authorizer).with_variables(VariablesDecl::Open)
+}
 
 /// Go's `strings.TrimSpace` (Unicode white space).
 fn trim(s: &str) -> &str {
@@ -37,9 +84,19 @@ pub fn match_conditions(list: &[Value], path: &str, errors: &mut Vec<FieldError>
     let mut names: Vec<&str> = Vec::new();
     for (i, mc) in list.iter().enumerate() {
         let at = format!("{path}[{i}]");
-        // validateMatchCondition: the expression (compiled upstream), then the name.
-        if trim(str_at(mc, "expression")).is_empty() {
+        // validateMatchCondition: the expression (trimmed, then compiled), then the name.
+        let expression = trim(str_at(mc, "expression"));
+        if expression.is_empty() {
             errors.push(FieldError::required(format!("{at}.expression"), ""));
+        } else {
+            compile_check(
+                expression,
+                expression,
+                &Declarations::admission(true, true),
+                &[ResultType::Bool],
+                &format!("{at}.expression"),
+                errors,
+            );
         }
         let name = str_at(mc, "name");
         if name.is_empty() {
@@ -61,8 +118,10 @@ pub fn match_conditions(list: &[Value], path: &str, errors: &mut Vec<FieldError>
     }
 }
 
-/// `validateVariable`: the name a CEL identifier, an expression present.
+/// `validateVariable`: the name a CEL identifier, an expression present that compiles with
+/// the earlier variables declared.
 pub fn variables(list: &[Value], path: &str, errors: &mut Vec<FieldError>) {
+    let mut declared: Vec<(String, ResultType)> = Vec::new();
     for (i, v) in list.iter().enumerate() {
         let at = format!("{path}[{i}]");
         let name = str_at(v, "name");
@@ -78,12 +137,26 @@ pub fn variables(list: &[Value], path: &str, errors: &mut Vec<FieldError>) {
                 "name is not a valid CEL identifier",
             ));
         }
-        if trim(str_at(v, "expression")).is_empty() {
+        let expression = str_at(v, "expression");
+        let output = if trim(expression).is_empty() {
             errors.push(FieldError::required(
                 format!("{at}.expression"),
                 "expression is not specified",
             ));
-        }
+            ResultType::Dyn
+        } else {
+            let env = Declarations::admission(true, true)
+                .with_variables(VariablesDecl::Fields(declared.clone()));
+            compile_check(
+                expression,
+                expression,
+                &env,
+                &[],
+                &format!("{at}.expression"),
+                errors,
+            )
+        };
+        declared.push((name.to_owned(), output));
     }
 }
 
@@ -121,11 +194,21 @@ pub fn is_cel_identifier(name: &str) -> bool {
 
 /// `validateValidation`.
 pub fn validation(v: &Value, path: &str, errors: &mut Vec<FieldError>) {
-    if trim(str_at(v, "expression")).is_empty() {
+    let expression = str_at(v, "expression");
+    if trim(expression).is_empty() {
         errors.push(FieldError::required(
             format!("{path}.expression"),
             "expression is not specified",
         ));
+    } else {
+        compile_check(
+            expression,
+            expression,
+            &policy_env(true),
+            &[ResultType::Bool],
+            &format!("{path}.expression"),
+            errors,
+        );
     }
     let message_expression = str_at(v, "messageExpression");
     if !message_expression.is_empty() && trim(message_expression).is_empty() {
@@ -134,6 +217,16 @@ pub fn validation(v: &Value, path: &str, errors: &mut Vec<FieldError>) {
             Value::from(message_expression),
             "must be non-empty if specified",
         ));
+    } else if !message_expression.is_empty() {
+        // Untrimmed, so that the compiler's columns are the field's.
+        compile_check(
+            message_expression,
+            message_expression,
+            &policy_env(false),
+            &[ResultType::String],
+            &format!("{path}.messageExpression"),
+            errors,
+        );
     }
     let message = str_at(v, "message");
     let trimmed = trim(message);
@@ -205,7 +298,8 @@ pub fn audit_annotations(
                 ));
             }
         }
-        let value_expression = trim(str_at(a, "valueExpression"));
+        let untrimmed = str_at(a, "valueExpression");
+        let value_expression = trim(untrimmed);
         if value_expression.is_empty() {
             errors.push(FieldError::required(
                 format!("{at}.valueExpression"),
@@ -216,10 +310,95 @@ pub fn audit_annotations(
                 format!("{at}.valueExpression"),
                 format!("must not exceed {MAX_VALUE_EXPRESSION_LENGTH} bytes in length"),
             ));
+        } else {
+            // Compiled trimmed, shown as written.
+            compile_check(
+                value_expression,
+                untrimmed,
+                &policy_env(true),
+                &[ResultType::String, ResultType::Null],
+                &format!("{at}.valueExpression"),
+                errors,
+            );
         }
         if keys.contains(&key) {
             errors.push(duplicate(&format!("{at}.key"), key));
         }
         keys.push(key);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn texts(errors: &[FieldError]) -> Vec<String> {
+        errors.iter().map(ToString::to_string).collect()
+    }
+
+    #[test]
+    fn match_conditions_compile_trimmed_to_bool() {
+        let mut errors = Vec::new();
+        let list = [
+            json!({"name": "a", "expression": "  object.x in [1, 2, "}),
+            json!({"name": "b", "expression": "'not a bool'"}),
+            json!({"name": "c", "expression": "variables.x"}),
+            json!({"name": "d", "expression": "request.operation == 'CREATE'"}),
+        ];
+        match_conditions(&list, "spec.matchConditions", &mut errors);
+        let texts = texts(&errors);
+        assert_eq!(texts.len(), 3, "{texts:?}");
+        assert!(texts[0].starts_with("spec.matchConditions[0].expression: Invalid value: \"object.x in [1, 2,\": compilation failed: ERROR: <input>:1:19: Syntax error: missing ']' at '<EOF>'"), "{}", texts[0]);
+        assert_eq!(
+            texts[1],
+            "spec.matchConditions[1].expression: Invalid value: \"'not a bool'\": must evaluate to bool"
+        );
+        assert!(texts[2].ends_with("undeclared reference to 'variables' (in container '')"));
+    }
+
+    #[test]
+    fn variables_see_only_earlier_variables() {
+        let mut errors = Vec::new();
+        let list = [
+            json!({"name": "a", "expression": "variables.b + 1"}),
+            json!({"name": "b", "expression": "1"}),
+            json!({"name": "c", "expression": "variables.b + 'x'"}),
+        ];
+        variables(&list, "spec.variables", &mut errors);
+        assert_eq!(
+            texts(&errors),
+            [
+                "spec.variables[0].expression: Invalid value: \"variables.b + 1\": compilation failed: ERROR: <input>:1:10: undefined field 'b'",
+                "spec.variables[2].expression: Invalid value: \"variables.b + 'x'\": compilation failed: ERROR: <input>:1:13: found no matching overload for '_+_' applied to '(int, string)'",
+            ]
+        );
+    }
+
+    #[test]
+    fn message_expressions_have_no_authorizer() {
+        let mut errors = Vec::new();
+        let v = json!({"expression": "authorizer.group('').resource('pods').check('get').allowed()",
+            "messageExpression": "string(authorizer)"});
+        validation(&v, "spec.validations[0]", &mut errors);
+        assert_eq!(
+            texts(&errors),
+            ["spec.validations[0].messageExpression: Invalid value: \"string(authorizer)\": compilation failed: ERROR: <input>:1:8: undeclared reference to 'authorizer' (in container '')"]
+        );
+    }
+
+    #[test]
+    fn audit_values_are_strings_or_null() {
+        let mut errors = Vec::new();
+        let list = [
+            json!({"key": "a", "valueExpression": "null"}),
+            json!({"key": "b", "valueExpression": "'v-' + object.metadata.name"}),
+            json!({"key": "c", "valueExpression": "1 + 1"}),
+        ];
+        audit_annotations("p", &list, "spec.auditAnnotations", &mut errors);
+        assert_eq!(
+            texts(&errors),
+            ["spec.auditAnnotations[2].valueExpression: Invalid value: \"1 + 1\": must evaluate to one of [string null_type]"]
+        );
     }
 }

@@ -3,7 +3,7 @@
 //! (reference §7). The interpreter is the `cel` crate; kadmit adds the Kubernetes value
 //! model (`value`, `klist`), libraries (`library`), two-variable comprehensions and cost
 //! charges (`compile`, `cost`), and cel-go's type conversions (`convert`) and error texts
-//! (`errors`).
+//! (`errors`). `expression` reuses them for the expressions of admission policies.
 
 mod checker;
 mod compile;
@@ -11,6 +11,9 @@ mod convert;
 mod cost;
 mod env;
 mod errors;
+pub mod expression;
+#[cfg(test)]
+mod expression_tests;
 mod klist;
 mod library;
 mod rules;
@@ -20,4 +23,5 @@ mod validate;
 mod value;
 
 pub use rules::{compile, compile_unchecked, CelOutcome, CompiledRules};
+// Admission-policy expressions: `expression::compile`, `expression::Invocation`, ...
 pub use value::escape;

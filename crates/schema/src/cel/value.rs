@@ -171,7 +171,7 @@ fn object(value: &Value, schema: &Schema, resource: bool) -> Box<dyn Val> {
 }
 
 /// A value without a schema type (int-or-string, preserve-unknown-fields): by its JSON type.
-fn untyped(value: &Value) -> Box<dyn Val> {
+pub(crate) fn untyped(value: &Value) -> Box<dyn Val> {
     match value {
         Value::Null => Box::new(CelNull),
         Value::Bool(b) => Box::new(CelBool::from(*b)),

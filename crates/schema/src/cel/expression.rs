@@ -1,0 +1,968 @@
+//! CEL expressions of admission policies (ValidatingAdmissionPolicy,
+//! MutatingAdmissionPolicy; reference admission-policies.md §5, §7): compiled once in an
+//! environment that declares a set of dynamically typed variables (`object`, `oldObject`,
+//! `request`, `params`, `namespaceObject`, `authorizer`, ...) and optionally the composited
+//! `variables`, then evaluated against JSON values.
+//!
+//! Compilation reuses the CRD rule machinery (`compile`: parsing, Kubernetes libraries,
+//! literal checks, cost charges) and adds what the admission environment checks on its own:
+//! references to undeclared identifiers (`undeclared reference to 'params' (in container
+//! '')`), undefined `variables.<name>`, overloads of operators between operand types that
+//! show without a schema (`found no matching overload for '_+_' applied to '(int, string)'`),
+//! and the output type of the expression, which [`CompiledExpression::check_output`] compares
+//! with the type a field requires (`must evaluate to bool`).
+//!
+//! Differences from the API server, all on the lenient side:
+//! - the type checker is partial: what it cannot type is `dyn`, and a `dyn` output passes
+//!   [`CompiledExpression::check_output`] (cel-go requires the exact type, so e.g. a bare
+//!   `object.spec.enabled` as a validation is refused there, accepted here);
+//! - the estimated (static) cost is not checked; the runtime per-call limit and budget are;
+//! - there is no authorizer: `authorizer` can be declared, and is null when evaluated;
+//! - `namespaceObject` is untyped (the server types it as a Namespace);
+//! - optional types and the MAP `Object`/`JSONPatch` types are whatever `cel` 0.15 parses.
+//!
+//! `variables` ([`Invocation`]): each variable an expression references (by
+//! `variables.<name>`, transitively) is evaluated before the expression, once per
+//! invocation, and cached; its cost is charged to the invocation's budget. A variable
+//! that fails is left out of the `variables` map, and an expression that then fails with
+//! `no such key: <name>` reports the variable's error instead. The difference from the
+//! server's lazy evaluation: a variable referenced only on a branch that is not taken is
+//! still evaluated (and charged), though its error is not reported.
+
+use super::checker::Ty;
+use super::compile::{self, Expression};
+use super::cost::{self, EXCEEDED, PER_CALL_LIMIT, VALIDATION_BUDGET};
+use super::env;
+use super::errors::go_text;
+use super::value::untyped;
+use crate::schema::Schema;
+use base64::Engine;
+use cel::common::ast::{operators, EntryExpr, Expr, IdedExpr, LiteralValue, SourceInfo};
+use cel::common::types::{CelMap, CelMapKey};
+use cel::common::value::Val;
+use cel::objects::Key;
+use cel::{Context, Value as CelValue};
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+use std::fmt;
+
+/// The output type of an expression as far as kadmit's partial checker knows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ResultType {
+    Dyn,
+    Bool,
+    Int,
+    Uint,
+    Double,
+    String,
+    Bytes,
+    Null,
+    List,
+    Map,
+    Duration,
+    Timestamp,
+    Type,
+}
+
+impl ResultType {
+    /// cel-go's name of the type.
+    pub fn name(self) -> &'static str {
+        match self {
+            ResultType::Dyn => "dyn",
+            ResultType::Bool => "bool",
+            ResultType::Int => "int",
+            ResultType::Uint => "uint",
+            ResultType::Double => "double",
+            ResultType::String => "string",
+            ResultType::Bytes => "bytes",
+            ResultType::Null => "null_type",
+            ResultType::List => "list(dyn)",
+            ResultType::Map => "map(dyn, dyn)",
+            ResultType::Duration => "google.protobuf.Duration",
+            ResultType::Timestamp => "google.protobuf.Timestamp",
+            ResultType::Type => "type",
+        }
+    }
+
+    fn numeric(self) -> bool {
+        matches!(
+            self,
+            ResultType::Int | ResultType::Uint | ResultType::Double
+        )
+    }
+
+    /// A scalar whose overloads the checker knows.
+    fn scalar(self) -> bool {
+        !matches!(
+            self,
+            ResultType::Dyn | ResultType::List | ResultType::Map | ResultType::Type
+        )
+    }
+}
+
+impl fmt::Display for ResultType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Whether and how `variables` is declared.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub enum VariablesDecl {
+    /// `variables` is not declared (matchConditions).
+    #[default]
+    Undeclared,
+    /// Declared with any field (`dyn`): the variable list is not known.
+    Open,
+    /// Declared with these fields, in order, with their output types.
+    Fields(Vec<(String, ResultType)>),
+}
+
+/// What an expression may reference.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Declarations {
+    /// Top-level variable names (dynamically typed). A dotted name such as
+    /// `authorizer.requestResource` is declared as a qualified name.
+    pub names: Vec<String>,
+    pub variables: VariablesDecl,
+}
+
+impl Declarations {
+    pub fn new<S: Into<String>>(names: impl IntoIterator<Item = S>) -> Self {
+        Declarations {
+            names: names.into_iter().map(Into::into).collect(),
+            variables: VariablesDecl::Undeclared,
+        }
+    }
+
+    /// The admission environment (plugin/cel/compile.go): `object`, `oldObject`, `request`,
+    /// `namespaceObject`, plus `params` and `authorizer`/`authorizer.requestResource` when
+    /// asked for. `variables` is left undeclared.
+    pub fn admission(params: bool, authorizer: bool) -> Self {
+        let mut names = vec!["object", "oldObject", "request", "namespaceObject"];
+        if params {
+            names.push("params");
+        }
+        if authorizer {
+            names.extend(["authorizer", "authorizer.requestResource"]);
+        }
+        Declarations::new(names)
+    }
+
+    pub fn with_variables(mut self, variables: VariablesDecl) -> Self {
+        self.variables = variables;
+        self
+    }
+
+    fn declares(&self, name: &str) -> bool {
+        self.names.iter().any(|n| n == name)
+    }
+}
+
+/// A compile error: `detail` is the API server's text (`compilation failed: ERROR: ...`,
+/// `program instantiation failed: ...`); `internal` for the latter (an `InternalError`
+/// upstream rather than `Invalid`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompileError {
+    pub detail: String,
+    pub internal: bool,
+}
+
+impl fmt::Display for CompileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.detail)
+    }
+}
+
+impl std::error::Error for CompileError {}
+
+/// An evaluation error, displayed with the API server's text.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EvalError {
+    /// cel-go's text of the failure (`no such key: x`, `no such overload`, ...).
+    Failed(String),
+    /// The per-expression limit was hit (`operation cancelled: actual cost limit exceeded`).
+    CostLimitExceeded,
+    /// The invocation's budget is spent.
+    BudgetExhausted,
+}
+
+impl fmt::Display for EvalError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EvalError::Failed(s) => f.write_str(s),
+            EvalError::CostLimitExceeded => f.write_str(EXCEEDED),
+            EvalError::BudgetExhausted => f.write_str(
+                "validation failed due to running out of cost budget, no further validation rules will be run",
+            ),
+        }
+    }
+}
+
+impl std::error::Error for EvalError {}
+
+/// A compiled expression.
+#[derive(Debug)]
+pub struct CompiledExpression {
+    source: String,
+    program: Expression,
+    output: ResultType,
+    names: Vec<String>,
+    /// The `variables.<name>` it references.
+    variables_used: Vec<String>,
+    /// Whether it uses `variables` other than by selecting a field.
+    all_variables: bool,
+}
+
+/// The values of the declared variables for one evaluation; a declared name without a
+/// value is null.
+#[derive(Debug, Clone, Default)]
+pub struct Activation {
+    values: HashMap<String, Value>,
+}
+
+impl Activation {
+    pub fn new() -> Self {
+        Activation::default()
+    }
+
+    pub fn with(mut self, name: impl Into<String>, value: Value) -> Self {
+        self.values.insert(name.into(), value);
+        self
+    }
+
+    pub fn insert(&mut self, name: impl Into<String>, value: Value) {
+        self.values.insert(name.into(), value);
+    }
+}
+
+/// Compiles `source` with `declarations`.
+pub fn compile(
+    source: &str,
+    declarations: &Declarations,
+) -> Result<CompiledExpression, CompileError> {
+    let invalid = |detail: String| CompileError {
+        detail,
+        internal: false,
+    };
+    let (tree, info) = env::env()
+        .parser()
+        .parse_with_source_info(source)
+        .map_err(|e| invalid(format!("compilation failed: {e}")))?;
+    let mut checker = Checker {
+        declarations,
+        scope: Vec::new(),
+        variables_used: Vec::new(),
+        all_variables: false,
+    };
+    let output = checker
+        .infer(&tree)
+        .map_err(|(id, message)| invalid(located(source, &info, id, &message)))?;
+    let mut program =
+        compile::compile(source, &Ty::Dyn, &Schema::default(), false).map_err(|e| {
+            CompileError {
+                internal: e.starts_with("program instantiation failed"),
+                detail: e,
+            }
+        })?;
+    let mut next_id = 1 << 50;
+    expand_bind(&mut program.tree, &mut next_id);
+    Ok(CompiledExpression {
+        source: source.to_owned(),
+        program,
+        output,
+        names: declarations.names.clone(),
+        variables_used: checker.variables_used,
+        all_variables: checker.all_variables,
+    })
+}
+
+fn is_cel_namespace(target: Option<&IdedExpr>) -> bool {
+    matches!(target, Some(IdedExpr { expr: Expr::Ident(n), .. }) if n == "cel")
+}
+
+/// `cel.bind(x, init, body)` as cel-go's macro expands it: a comprehension over an empty
+/// list whose accumulator `x` starts as `init` and whose result is `body`.
+fn expand_bind(expr: &mut IdedExpr, next_id: &mut u64) {
+    let mut node = |e: Expr| {
+        *next_id += 1;
+        IdedExpr {
+            id: *next_id,
+            expr: e,
+        }
+    };
+    match &mut expr.expr {
+        Expr::Call(call) => {
+            let bind = call.func_name == "bind"
+                && call.args.len() == 3
+                && is_cel_namespace(call.target.as_deref())
+                && matches!(call.args[0].expr, Expr::Ident(_));
+            if bind {
+                let mut args = std::mem::take(&mut call.args);
+                let mut body = args.pop().unwrap_or_default();
+                let mut init = args.pop().unwrap_or_default();
+                let Some(IdedExpr {
+                    expr: Expr::Ident(var),
+                    ..
+                }) = args.pop()
+                else {
+                    return;
+                };
+                let range = node(Expr::List(cel::common::ast::ListExpr::new(Vec::new())));
+                let cond = node(Expr::Literal(LiteralValue::Boolean(false.into())));
+                let step = node(Expr::Ident(var.clone()));
+                expand_bind(&mut init, next_id);
+                expand_bind(&mut body, next_id);
+                expr.expr = Expr::Comprehension(Box::new(cel::common::ast::ComprehensionExpr {
+                    iter_range: range,
+                    iter_var: "#unused".to_owned(),
+                    iter_var2: None,
+                    accu_var: var,
+                    accu_init: init,
+                    loop_cond: cond,
+                    loop_step: step,
+                    result: body,
+                }));
+                return;
+            }
+            if let Some(t) = call.target.as_deref_mut() {
+                expand_bind(t, next_id);
+            }
+            call.args.iter_mut().for_each(|a| expand_bind(a, next_id));
+        }
+        Expr::Comprehension(c) => {
+            for e in [
+                &mut c.iter_range,
+                &mut c.accu_init,
+                &mut c.loop_cond,
+                &mut c.loop_step,
+                &mut c.result,
+            ] {
+                expand_bind(e, next_id);
+            }
+        }
+        Expr::List(list) => list
+            .elements
+            .iter_mut()
+            .for_each(|e| expand_bind(e, next_id)),
+        Expr::Map(map) => {
+            for entry in map.entries.iter_mut() {
+                match &mut entry.expr {
+                    EntryExpr::MapEntry(e) => {
+                        expand_bind(&mut e.key, next_id);
+                        expand_bind(&mut e.value, next_id);
+                    }
+                    EntryExpr::StructField(f) => expand_bind(&mut f.value, next_id),
+                }
+            }
+        }
+        Expr::Struct(s) => {
+            for entry in s.entries.iter_mut() {
+                if let EntryExpr::StructField(f) = &mut entry.expr {
+                    expand_bind(&mut f.value, next_id);
+                }
+            }
+        }
+        Expr::Select(select) => expand_bind(&mut select.operand, next_id),
+        Expr::Ident(_) | Expr::Literal(_) | Expr::Unspecified => {}
+    }
+}
+
+/// cel-go's `ERROR: <input>:line:column: message`, after `compilation failed: `.
+fn located(source: &str, info: &SourceInfo, id: u64, message: &str) -> String {
+    let mut offset = info.offset_for(id).map_or(0, |(start, _)| start as usize);
+    if offset > 0 && source.chars().nth(offset - 1) == Some('-') {
+        offset -= 1;
+    }
+    let before: String = source.chars().take(offset).collect();
+    let line = before.matches('\n').count() + 1;
+    let column = before.chars().rev().take_while(|c| *c != '\n').count() + 1;
+    format!("compilation failed: ERROR: <input>:{line}:{column}: {message}")
+}
+
+impl CompiledExpression {
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// The output type as far as kadmit knows it (`Dyn` when not).
+    pub fn output_type(&self) -> ResultType {
+        self.output
+    }
+
+    /// compile.go's return-type check: `Err("must evaluate to bool")`, or
+    /// `Err("must evaluate to one of [string null_type]")`, when the output type is known
+    /// and not one of `allowed`. A `dyn` output passes (see the module doc); an empty
+    /// `allowed` accepts any type (cel-go's `AnyType`, as for variables).
+    pub fn check_output(&self, allowed: &[ResultType]) -> Result<(), String> {
+        if allowed.is_empty() || self.output == ResultType::Dyn || allowed.contains(&self.output) {
+            return Ok(());
+        }
+        Err(match allowed {
+            [one] => format!("must evaluate to {one}"),
+            _ => {
+                let names: Vec<&str> = allowed.iter().map(|t| t.name()).collect();
+                format!("must evaluate to one of [{}]", names.join(" "))
+            }
+        })
+    }
+
+    /// The `variables.<name>` the expression references.
+    pub fn variables_used(&self) -> &[String] {
+        &self.variables_used
+    }
+
+    /// Evaluates without composited variables, with the per-expression cost limit.
+    pub fn evaluate(&self, activation: &Activation) -> Result<Value, EvalError> {
+        Invocation::new(activation, &[], VALIDATION_BUDGET).evaluate(self)
+    }
+
+    fn run(
+        &self,
+        activation: &Activation,
+        variables: Option<Box<dyn Val>>,
+        budget: u64,
+    ) -> (Result<Value, EvalError>, u64) {
+        let mut context = Context::with_env(env::env());
+        for name in &self.names {
+            if name.contains('.') {
+                continue;
+            }
+            let value = activation.values.get(name).unwrap_or(&Value::Null);
+            context.add_variable_as_val(name.clone(), untyped(value));
+        }
+        if let Some(v) = variables {
+            context.add_variable_as_val("variables", v);
+        }
+        let limit = PER_CALL_LIMIT.min(budget);
+        let (result, spent) = cost::metered(limit, || {
+            CelValue::resolve_val(&self.program.tree, &context)
+                .and_then(|v| CelValue::try_from(v.as_ref()))
+        });
+        if spent >= limit {
+            let error = if limit == PER_CALL_LIMIT {
+                EvalError::CostLimitExceeded
+            } else {
+                EvalError::BudgetExhausted
+            };
+            return (Err(error), spent);
+        }
+        let result = match result {
+            Ok(v) => to_json(&v).map_err(EvalError::Failed),
+            Err(e) => Err(EvalError::Failed(go_text(&e))),
+        };
+        (result, spent)
+    }
+}
+
+/// One invocation (a policy, binding and param): the composited variables, evaluated at
+/// most once each, and the cost budget all evaluations share.
+pub struct Invocation<'a> {
+    activation: &'a Activation,
+    variables: &'a [(String, CompiledExpression)],
+    cache: HashMap<String, Result<Value, EvalError>>,
+    budget: u64,
+}
+
+impl<'a> Invocation<'a> {
+    /// `variables` in declaration order (each compiled with the earlier ones declared, see
+    /// [`VariablesDecl::Fields`]); `budget` in cost units (the API server's
+    /// `RuntimeCELCostBudget` is [`VALIDATION_BUDGET`]).
+    pub fn new(
+        activation: &'a Activation,
+        variables: &'a [(String, CompiledExpression)],
+        budget: u64,
+    ) -> Self {
+        Invocation {
+            activation,
+            variables,
+            cache: HashMap::new(),
+            budget,
+        }
+    }
+
+    /// The budget left.
+    pub fn remaining_budget(&self) -> u64 {
+        self.budget
+    }
+
+    /// Evaluates `expression`, after the variables it references.
+    pub fn evaluate(&mut self, expression: &CompiledExpression) -> Result<Value, EvalError> {
+        if self.budget == 0 {
+            return Err(EvalError::BudgetExhausted);
+        }
+        let bound = self.bind(expression)?;
+        let (result, spent) = expression.run(self.activation, bound, self.budget);
+        self.budget = self.budget.saturating_sub(spent);
+        match result {
+            Err(EvalError::Failed(text)) => {
+                // A failed variable is absent from the map: report its own error.
+                let failed = self.cache.iter().find_map(|(name, r)| match r {
+                    Err(e) if text == format!("no such key: {name}") => Some(e.clone()),
+                    _ => None,
+                });
+                Err(failed.unwrap_or(EvalError::Failed(text)))
+            }
+            other => other,
+        }
+    }
+
+    /// The `variables` map for `expression`, evaluating what it needs; `None` when it does
+    /// not use `variables`.
+    fn bind(&mut self, expression: &CompiledExpression) -> Result<Option<Box<dyn Val>>, EvalError> {
+        if !expression.all_variables && expression.variables_used.is_empty() {
+            return Ok(None);
+        }
+        let wanted: Vec<String> = if expression.all_variables {
+            self.variables.iter().map(|(n, _)| n.clone()).collect()
+        } else {
+            expression.variables_used.clone()
+        };
+        for name in &wanted {
+            self.resolve(name, 0)?;
+        }
+        let mut map: HashMap<CelMapKey<'static>, Box<dyn Val>> = HashMap::new();
+        for (name, result) in &self.cache {
+            if let Ok(v) = result {
+                map.insert(CelMapKey::from(name.clone()), untyped(v));
+            }
+        }
+        Ok(Some(Box::new(CelMap::from(map))))
+    }
+
+    /// Evaluates variable `name` (and what it references) once; budget errors stop the
+    /// invocation.
+    fn resolve(&mut self, name: &str, depth: usize) -> Result<(), EvalError> {
+        if self.cache.contains_key(name) || depth > self.variables.len() {
+            return Ok(());
+        }
+        let Some((_, expression)) = self.variables.iter().find(|(n, _)| n == name) else {
+            return Ok(());
+        };
+        let used: Vec<String> = if expression.all_variables {
+            self.variables
+                .iter()
+                .take_while(|(n, _)| n != name)
+                .map(|(n, _)| n.clone())
+                .collect()
+        } else {
+            expression.variables_used.clone()
+        };
+        for n in &used {
+            self.resolve(n, depth + 1)?;
+        }
+        let bound = self.bind_cached();
+        let (result, spent) = expression.run(self.activation, Some(bound), self.budget);
+        self.budget = self.budget.saturating_sub(spent);
+        if result == Err(EvalError::BudgetExhausted) {
+            return Err(EvalError::BudgetExhausted);
+        }
+        self.cache.insert(name.to_owned(), result);
+        Ok(())
+    }
+
+    fn bind_cached(&self) -> Box<dyn Val> {
+        let map: HashMap<CelMapKey<'static>, Box<dyn Val>> = self
+            .cache
+            .iter()
+            .filter_map(|(n, r)| Some((CelMapKey::from(n.clone()), untyped(r.as_ref().ok()?))))
+            .collect();
+        Box::new(CelMap::from(map))
+    }
+}
+
+/// A CEL result as JSON (`ConvertToNative` to a JSON value).
+fn to_json(value: &CelValue) -> Result<Value, String> {
+    Ok(match value {
+        CelValue::Null => Value::Null,
+        CelValue::Bool(b) => Value::Bool(*b),
+        CelValue::Int(i) => Value::from(*i),
+        CelValue::UInt(u) => Value::from(*u),
+        CelValue::Float(f) => serde_json::Number::from_f64(*f)
+            .map(Value::Number)
+            .ok_or_else(|| format!("unsupported result: {f}"))?,
+        CelValue::String(s) => Value::String(s.to_string()),
+        CelValue::Bytes(b) => {
+            Value::String(base64::engine::general_purpose::STANDARD.encode(b.as_slice()))
+        }
+        CelValue::List(items) => Value::Array(items.iter().map(to_json).collect::<Result<_, _>>()?),
+        CelValue::Map(map) => {
+            let mut out = Map::new();
+            for (k, v) in map.map.iter() {
+                let key = match k {
+                    Key::String(s) => s.to_string(),
+                    Key::Int(i) => i.to_string(),
+                    Key::Uint(u) => u.to_string(),
+                    Key::Bool(b) => b.to_string(),
+                };
+                out.insert(key, to_json(v)?);
+            }
+            Value::Object(out)
+        }
+        CelValue::Duration(d) => {
+            let seconds = d.num_milliseconds() as f64 / 1000.0;
+            Value::String(format!("{seconds}s"))
+        }
+        CelValue::Timestamp(t) => {
+            let text = t.to_rfc3339();
+            Value::String(match text.strip_suffix("+00:00") {
+                Some(utc) => format!("{utc}Z"),
+                None => text,
+            })
+        }
+        other => return Err(format!("unsupported result type: {:?}", other.type_of())),
+    })
+}
+
+/// Identifiers that name a type (`type(x) == int`).
+const TYPE_NAMES: [&str; 11] = [
+    "bool",
+    "bytes",
+    "double",
+    "dyn",
+    "int",
+    "list",
+    "map",
+    "null_type",
+    "string",
+    "type",
+    "uint",
+];
+/// Namespaces of library functions (`lists.range`, `optional.of`, `format.named`, ...).
+const NAMESPACES: [&str; 10] = [
+    "base64",
+    "cel",
+    "ext",
+    "format",
+    "jsonpatch",
+    "lists",
+    "math",
+    "optional",
+    "sets",
+    "strings",
+];
+
+struct Checker<'a> {
+    declarations: &'a Declarations,
+    /// Comprehension variables in scope.
+    scope: Vec<String>,
+    variables_used: Vec<String>,
+    all_variables: bool,
+}
+
+type Problem = (u64, String);
+
+fn mismatch(id: u64, function: &str, args: &[ResultType]) -> Problem {
+    let names: Vec<&str> = args.iter().map(|t| t.name()).collect();
+    (
+        id,
+        format!(
+            "found no matching overload for '{function}' applied to '({})'",
+            names.join(", ")
+        ),
+    )
+}
+
+impl Checker<'_> {
+    fn in_scope(&self, name: &str) -> bool {
+        self.scope.iter().any(|n| n == name)
+    }
+
+    fn variables_declared(&self) -> bool {
+        self.declarations.variables != VariablesDecl::Undeclared && !self.in_scope("variables")
+    }
+
+    fn infer(&mut self, expr: &IdedExpr) -> Result<ResultType, Problem> {
+        Ok(match &expr.expr {
+            Expr::Literal(literal) => match literal {
+                LiteralValue::Boolean(_) => ResultType::Bool,
+                LiteralValue::Bytes(_) => ResultType::Bytes,
+                LiteralValue::Double(_) => ResultType::Double,
+                LiteralValue::Int(_) => ResultType::Int,
+                LiteralValue::Null => ResultType::Null,
+                LiteralValue::String(_) => ResultType::String,
+                LiteralValue::UInt(_) => ResultType::Uint,
+            },
+            Expr::Ident(name) => {
+                if self.in_scope(name) || self.declarations.declares(name) {
+                    ResultType::Dyn
+                } else if name == "variables" && self.variables_declared() {
+                    self.all_variables = true;
+                    ResultType::Map
+                } else if TYPE_NAMES.contains(&name.as_str()) {
+                    ResultType::Type
+                } else {
+                    return Err((
+                        expr.id,
+                        format!("undeclared reference to '{name}' (in container '')"),
+                    ));
+                }
+            }
+            Expr::Select(select) => {
+                if let Expr::Ident(operand) = &select.operand.expr {
+                    if operand == "variables"
+                        && self.variables_declared()
+                        && !self.declarations.declares("variables")
+                    {
+                        let ty = match &self.declarations.variables {
+                            VariablesDecl::Fields(fields) => {
+                                match fields.iter().find(|(n, _)| *n == select.field) {
+                                    Some((_, t)) => *t,
+                                    None => {
+                                        return Err((
+                                            expr.id,
+                                            format!("undefined field '{}'", select.field),
+                                        ))
+                                    }
+                                }
+                            }
+                            _ => ResultType::Dyn,
+                        };
+                        if !self.variables_used.contains(&select.field) {
+                            self.variables_used.push(select.field.clone());
+                        }
+                        return Ok(if select.test { ResultType::Bool } else { ty });
+                    }
+                    let qualified = format!("{operand}.{}", select.field);
+                    if !self.in_scope(operand) && self.declarations.declares(&qualified) {
+                        return Ok(ResultType::Dyn);
+                    }
+                    if operand == "google" && !self.in_scope(operand) {
+                        return Ok(ResultType::Type);
+                    }
+                }
+                let operand = self.infer(&select.operand)?;
+                if select.test {
+                    ResultType::Bool
+                } else if operand == ResultType::Type {
+                    ResultType::Type
+                } else {
+                    ResultType::Dyn
+                }
+            }
+            Expr::Call(call) => return self.call(expr.id, call),
+            Expr::Comprehension(c) => {
+                self.infer(&c.iter_range)?;
+                let init = self.infer(&c.accu_init)?;
+                let mark = self.scope.len();
+                self.scope.push(c.iter_var.clone());
+                if let Some(v) = &c.iter_var2 {
+                    self.scope.push(v.clone());
+                }
+                self.scope.push(c.accu_var.clone());
+                let body = (|| {
+                    self.infer(&c.loop_cond)?;
+                    self.infer(&c.loop_step)?;
+                    self.infer(&c.result)
+                })();
+                self.scope.truncate(mark);
+                let result = body?;
+                match &c.result.expr {
+                    Expr::Ident(n) if *n == c.accu_var => init,
+                    _ => result,
+                }
+            }
+            Expr::List(list) => {
+                for e in &list.elements {
+                    self.infer(e)?;
+                }
+                ResultType::List
+            }
+            Expr::Map(map) => {
+                for entry in &map.entries {
+                    match &entry.expr {
+                        EntryExpr::MapEntry(e) => {
+                            self.infer(&e.key)?;
+                            self.infer(&e.value)?;
+                        }
+                        EntryExpr::StructField(f) => {
+                            self.infer(&f.value)?;
+                        }
+                    }
+                }
+                ResultType::Map
+            }
+            Expr::Struct(s) => {
+                for entry in &s.entries {
+                    if let EntryExpr::StructField(f) = &entry.expr {
+                        self.infer(&f.value)?;
+                    }
+                }
+                ResultType::Dyn
+            }
+            Expr::Unspecified => ResultType::Dyn,
+        })
+    }
+
+    fn call(&mut self, id: u64, call: &cel::common::ast::CallExpr) -> Result<ResultType, Problem> {
+        use ResultType as T;
+        let name = call.func_name.as_str();
+        // Two-variable comprehensions: `x.all(i, v, p)`, `x.transformList(i, v, [f,] e)`, ...
+        let two_variable = match name {
+            "all" | "exists" | "existsOne" | "exists_one" => call.args.len() == 3,
+            "transformList" | "transformMap" | "transformMapEntry" => {
+                matches!(call.args.len(), 3 | 4)
+            }
+            _ => false,
+        };
+        if name == "bind" && call.args.len() == 3 && is_cel_namespace(call.target.as_deref()) {
+            if let Expr::Ident(var) = &call.args[0].expr {
+                self.infer(&call.args[1])?;
+                self.scope.push(var.clone());
+                let body = self.infer(&call.args[2]);
+                self.scope.pop();
+                return body;
+            }
+        }
+        if two_variable && call.target.is_some() {
+            if let (Expr::Ident(a), Expr::Ident(b)) = (&call.args[0].expr, &call.args[1].expr) {
+                if let Some(target) = &call.target {
+                    self.infer(target)?;
+                }
+                let mark = self.scope.len();
+                self.scope.extend([a.clone(), b.clone()]);
+                let body = call.args[2..]
+                    .iter()
+                    .try_for_each(|e| self.infer(e).map(|_| ()));
+                self.scope.truncate(mark);
+                body?;
+                return Ok(match name {
+                    "transformList" => T::List,
+                    "transformMap" | "transformMapEntry" => T::Map,
+                    _ => T::Bool,
+                });
+            }
+        }
+        if let Some(target) = &call.target {
+            let namespace = matches!(&target.expr, Expr::Ident(n)
+                if NAMESPACES.contains(&n.as_str()) && !self.in_scope(n) && !self.declarations.declares(n));
+            if !namespace {
+                self.infer(target)?;
+            }
+        }
+        let mut args = Vec::with_capacity(call.args.len());
+        for arg in &call.args {
+            args.push(self.infer(arg)?);
+        }
+        let member = call.target.is_some();
+        Ok(match (name, args.as_slice()) {
+            (operators::LOGICAL_AND | operators::LOGICAL_OR, [a, b]) => {
+                if (a.scalar() && *a != T::Bool) || (b.scalar() && *b != T::Bool) {
+                    return Err(mismatch(id, name, &args));
+                }
+                T::Bool
+            }
+            (operators::LOGICAL_NOT, [a]) => {
+                if a.scalar() && *a != T::Bool {
+                    return Err(mismatch(id, name, &args));
+                }
+                T::Bool
+            }
+            (operators::EQUALS | operators::NOT_EQUALS, [a, b]) => {
+                let comparable = !a.scalar()
+                    || !b.scalar()
+                    || a == b
+                    || *a == T::Null
+                    || *b == T::Null
+                    || (a.numeric() && b.numeric());
+                if !comparable {
+                    return Err(mismatch(id, name, &args));
+                }
+                T::Bool
+            }
+            (
+                operators::LESS
+                | operators::LESS_EQUALS
+                | operators::GREATER
+                | operators::GREATER_EQUALS,
+                [a, b],
+            ) => {
+                let ordered = |t: &T| {
+                    t.numeric()
+                        || matches!(
+                            t,
+                            T::String | T::Bytes | T::Bool | T::Duration | T::Timestamp
+                        )
+                };
+                if a.scalar() && b.scalar() {
+                    let ok = ordered(a) && ordered(b) && (a == b || (a.numeric() && b.numeric()));
+                    if !ok {
+                        return Err(mismatch(id, name, &args));
+                    }
+                }
+                T::Bool
+            }
+            (operators::IN, _) => T::Bool,
+            (
+                operators::ADD
+                | operators::SUBSTRACT
+                | operators::MULTIPLY
+                | operators::DIVIDE
+                | operators::MODULO,
+                [a, b],
+            ) => {
+                if a.scalar() && b.scalar() {
+                    match arithmetic(name, *a, *b) {
+                        Some(t) => t,
+                        None => return Err(mismatch(id, name, &args)),
+                    }
+                } else if name == operators::ADD && (*a == T::List || *b == T::List) {
+                    T::List
+                } else {
+                    T::Dyn
+                }
+            }
+            (operators::NEGATE, [a]) => match a {
+                T::Int | T::Double => *a,
+                T::Dyn => T::Dyn,
+                _ if a.scalar() => return Err(mismatch(id, name, &args)),
+                _ => T::Dyn,
+            },
+            (operators::CONDITIONAL, [_, a, b]) if a == b => *a,
+            ("size", _) | ("indexOf" | "lastIndexOf", _) if member || name == "size" => T::Int,
+            ("int", [_]) if !member => T::Int,
+            ("uint", [_]) if !member => T::Uint,
+            ("double", [_]) if !member => T::Double,
+            ("string", [_]) if !member => T::String,
+            ("bytes", [_]) if !member => T::Bytes,
+            ("bool", [_]) if !member => T::Bool,
+            ("duration", [_]) if !member => T::Duration,
+            ("timestamp", [_]) if !member => T::Timestamp,
+            ("type", [_]) if !member => T::Type,
+            (
+                "startsWith" | "endsWith" | "contains" | "matches" | "isSorted" | "isURL" | "isIP"
+                | "isCIDR" | "isQuantity" | "isSemver",
+                _,
+            ) => T::Bool,
+            (
+                "lowerAscii" | "upperAscii" | "trim" | "replace" | "substring" | "join" | "format"
+                | "charAt" | "quote",
+                _,
+            ) if member || name == "quote" => T::String,
+            ("split", _) if member => T::List,
+            _ => T::Dyn,
+        })
+    }
+}
+
+/// The result of a CEL arithmetic operator on scalars, `None` when there is no overload.
+fn arithmetic(op: &str, a: ResultType, b: ResultType) -> Option<ResultType> {
+    use ResultType as T;
+    let same_numeric = a == b && a.numeric();
+    match op {
+        operators::ADD => match (a, b) {
+            _ if same_numeric => Some(a),
+            (T::String, T::String) | (T::Bytes, T::Bytes) | (T::Duration, T::Duration) => Some(a),
+            (T::Timestamp, T::Duration) | (T::Duration, T::Timestamp) => Some(T::Timestamp),
+            _ => None,
+        },
+        operators::SUBSTRACT => match (a, b) {
+            _ if same_numeric => Some(a),
+            (T::Duration, T::Duration) | (T::Timestamp, T::Timestamp) => Some(T::Duration),
+            (T::Timestamp, T::Duration) => Some(T::Timestamp),
+            _ => None,
+        },
+        operators::MODULO => (a == b && matches!(a, T::Int | T::Uint)).then_some(a),
+        _ => same_numeric.then_some(a),
+    }
+}
