@@ -13,10 +13,7 @@ const CASES: &str = concat!(
 
 /// Cases not expected to pass yet, with the reason. A listed case that passes fails the
 /// test, so the list stays honest.
-const ALLOW_LIST: &[(&str, &str)] = &[(
-    "validation_test-38",
-    "params is always declared: the expression checks do not see spec.paramKind",
-)];
+const ALLOW_LIST: &[(&str, &str)] = &[];
 
 /// Cases whose `typeCheckingWarnings` are not checked (acceptance still is): the type
 /// checking controller's warnings need the matched kinds' OpenAPI schemas; `validate_policy`

@@ -2,12 +2,11 @@
 //! `validateVariable`, `validateValidation`, `validateAuditAnnotation`), with the CEL
 //! compilation of their expressions (`kadmit_schema::cel::expression`).
 //!
-//! The functions here see one list of the spec, not the whole spec, so two things the
-//! API server knows are assumed on the lenient side: `params` is always declared (upstream
-//! only when `spec.paramKind` is set: `undeclared reference to 'params'` otherwise), and
-//! `validations`, `messageExpression` and `auditAnnotations` may reference any
-//! `variables.<name>` (upstream only the declared ones). MAP mutation expressions are
-//! checked in `policy` and are not compiled yet.
+//! Each function is handed the policy's [`Scope`]: `params` is declared only when the
+//! policy has a `spec.paramKind` (`undeclared reference to 'params'` otherwise), and
+//! validations, messageExpressions and auditAnnotations see the policy's variables with
+//! their types (`undefined field` for any other). MAP mutation expressions are checked in
+//! `policy` and are not compiled yet.
 
 use super::gofmt::{duplicate, invalid_rendered, not_supported};
 use super::{opt_str, str_at};
@@ -60,10 +59,20 @@ fn compile_check(
     }
 }
 
-/// The environment of validations, messageExpressions and auditAnnotations: `params`
-/// assumed (see the module doc), `variables` open; no authorizer in messageExpressions.
-fn policy_env(authorizer: bool) -> Declarations {
-    Declarations::admission(true, authorizer).with_variables(VariablesDecl::Open)
+/// What a policy's expressions may reference.
+#[derive(Debug, Clone, Default)]
+pub struct Scope {
+    /// The policy has a `spec.paramKind`: `params` is declared.
+    pub params: bool,
+    /// The policy's `spec.variables`, with the type each compiles to.
+    pub variables: Vec<(String, ResultType)>,
+}
+
+/// The environment of validations, messageExpressions and auditAnnotations; no authorizer
+/// in messageExpressions.
+fn policy_env(scope: &Scope, authorizer: bool) -> Declarations {
+    Declarations::admission(scope.params, authorizer)
+        .with_variables(VariablesDecl::Fields(scope.variables.clone()))
 }
 
 /// Go's `strings.TrimSpace` (Unicode white space).
@@ -72,7 +81,7 @@ fn trim(s: &str) -> &str {
 }
 
 /// `validateMatchConditions`.
-pub fn match_conditions(list: &[Value], path: &str, errors: &mut Vec<FieldError>) {
+pub fn match_conditions(list: &[Value], path: &str, scope: &Scope, errors: &mut Vec<FieldError>) {
     if list.len() > MAX_MATCH_CONDITIONS {
         errors.push(FieldError::new(
             ErrorType::TooMany,
@@ -92,7 +101,7 @@ pub fn match_conditions(list: &[Value], path: &str, errors: &mut Vec<FieldError>
             compile_check(
                 expression,
                 expression,
-                &Declarations::admission(true, true),
+                &Declarations::admission(scope.params, true),
                 &[ResultType::Bool],
                 &format!("{at}.expression"),
                 errors,
@@ -119,8 +128,13 @@ pub fn match_conditions(list: &[Value], path: &str, errors: &mut Vec<FieldError>
 }
 
 /// `validateVariable`: the name a CEL identifier, an expression present that compiles with
-/// the earlier variables declared.
-pub fn variables(list: &[Value], path: &str, errors: &mut Vec<FieldError>) {
+/// the earlier variables declared. Returns the variables with their types.
+pub fn variables(
+    list: &[Value],
+    path: &str,
+    params: bool,
+    errors: &mut Vec<FieldError>,
+) -> Vec<(String, ResultType)> {
     let mut declared: Vec<(String, ResultType)> = Vec::new();
     for (i, v) in list.iter().enumerate() {
         let at = format!("{path}[{i}]");
@@ -145,7 +159,7 @@ pub fn variables(list: &[Value], path: &str, errors: &mut Vec<FieldError>) {
             ));
             ResultType::Dyn
         } else {
-            let env = Declarations::admission(true, true)
+            let env = Declarations::admission(params, true)
                 .with_variables(VariablesDecl::Fields(declared.clone()));
             compile_check(
                 expression,
@@ -158,6 +172,7 @@ pub fn variables(list: &[Value], path: &str, errors: &mut Vec<FieldError>) {
         };
         declared.push((name.to_owned(), output));
     }
+    declared
 }
 
 /// `isCELIdentifier`: `^[_a-zA-Z][_a-zA-Z0-9]*$` minus the reserved words.
@@ -193,7 +208,7 @@ pub fn is_cel_identifier(name: &str) -> bool {
 }
 
 /// `validateValidation`.
-pub fn validation(v: &Value, path: &str, errors: &mut Vec<FieldError>) {
+pub fn validation(v: &Value, path: &str, scope: &Scope, errors: &mut Vec<FieldError>) {
     let expression = str_at(v, "expression");
     if trim(expression).is_empty() {
         errors.push(FieldError::required(
@@ -204,7 +219,7 @@ pub fn validation(v: &Value, path: &str, errors: &mut Vec<FieldError>) {
         compile_check(
             expression,
             expression,
-            &policy_env(true),
+            &policy_env(scope, true),
             &[ResultType::Bool],
             &format!("{path}.expression"),
             errors,
@@ -222,7 +237,7 @@ pub fn validation(v: &Value, path: &str, errors: &mut Vec<FieldError>) {
         compile_check(
             message_expression,
             message_expression,
-            &policy_env(false),
+            &policy_env(scope, false),
             &[ResultType::String],
             &format!("{path}.messageExpression"),
             errors,
@@ -256,6 +271,7 @@ pub fn audit_annotations(
     policy_name: &str,
     list: &[Value],
     path: &str,
+    scope: &Scope,
     errors: &mut Vec<FieldError>,
 ) {
     if list.len() > MAX_AUDIT_ANNOTATIONS {
@@ -315,7 +331,7 @@ pub fn audit_annotations(
             compile_check(
                 value_expression,
                 untrimmed,
-                &policy_env(true),
+                &policy_env(scope, true),
                 &[ResultType::String, ResultType::Null],
                 &format!("{at}.valueExpression"),
                 errors,
@@ -346,7 +362,12 @@ mod tests {
             json!({"name": "c", "expression": "variables.x"}),
             json!({"name": "d", "expression": "request.operation == 'CREATE'"}),
         ];
-        match_conditions(&list, "spec.matchConditions", &mut errors);
+        match_conditions(
+            &list,
+            "spec.matchConditions",
+            &Scope::default(),
+            &mut errors,
+        );
         let texts = texts(&errors);
         assert_eq!(texts.len(), 3, "{texts:?}");
         assert!(texts[0].starts_with("spec.matchConditions[0].expression: Invalid value: \"object.x in [1, 2,\": compilation failed: ERROR: <input>:1:19: Syntax error: missing ']' at '<EOF>'"), "{}", texts[0]);
@@ -365,7 +386,7 @@ mod tests {
             json!({"name": "b", "expression": "1"}),
             json!({"name": "c", "expression": "variables.b + 'x'"}),
         ];
-        variables(&list, "spec.variables", &mut errors);
+        variables(&list, "spec.variables", false, &mut errors);
         assert_eq!(
             texts(&errors),
             [
@@ -380,7 +401,7 @@ mod tests {
         let mut errors = Vec::new();
         let v = json!({"expression": "authorizer.group('').resource('pods').check('get').allowed()",
             "messageExpression": "string(authorizer)"});
-        validation(&v, "spec.validations[0]", &mut errors);
+        validation(&v, "spec.validations[0]", &Scope::default(), &mut errors);
         assert_eq!(
             texts(&errors),
             ["spec.validations[0].messageExpression: Invalid value: \"string(authorizer)\": compilation failed: ERROR: <input>:1:8: undeclared reference to 'authorizer' (in container '')"]
@@ -395,7 +416,13 @@ mod tests {
             json!({"key": "b", "valueExpression": "'v-' + object.metadata.name"}),
             json!({"key": "c", "valueExpression": "1 + 1"}),
         ];
-        audit_annotations("p", &list, "spec.auditAnnotations", &mut errors);
+        audit_annotations(
+            "p",
+            &list,
+            "spec.auditAnnotations",
+            &Scope::default(),
+            &mut errors,
+        );
         assert_eq!(
             texts(&errors),
             ["spec.auditAnnotations[2].valueExpression: Invalid value: \"1 + 1\": must evaluate to one of [string null_type]"]

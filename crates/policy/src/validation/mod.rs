@@ -9,10 +9,11 @@
 //! those defaults (failurePolicy, matchPolicy, selectors, rule scope, reinvocationPolicy;
 //! `paramRef.parameterNotFoundAction` only in v1alpha1) and then checks.
 //!
-//! Not covered: CEL compilation of expressions (`compilation failed: ...`, result-type
-//! checks, `undeclared reference to 'params'`). `kadmit_schema::cel` only compiles CRD
-//! rules (`self`/`oldSelf`); it has no public entry point for an environment with
-//! `object`, `oldObject`, `request`, `params`, `namespaceObject`, `variables`, `authorizer`.
+//! Expressions are compiled (`kadmit_schema::cel::expression`) in the environment the
+//! server gives each kind of expression (`expressions`): compile errors, result types,
+//! `params` only with a `paramKind`, variables in order. Not covered: the static cost
+//! estimate at creation, type checks the partial checker cannot decide (lenient), MAP
+//! mutation expressions.
 
 mod binding;
 mod expressions;

@@ -4,7 +4,7 @@
 //! validation.go version read for the reference predates MAP, so those texts are
 //! **derived**.
 
-use super::expressions::{audit_annotations, match_conditions, validation, variables};
+use super::expressions::{audit_annotations, match_conditions, validation, variables, Scope};
 use super::gofmt::not_supported;
 use super::rules::match_resources;
 use super::{list_at, opt_str, present, str_at};
@@ -21,7 +21,7 @@ const PATCH_TYPES: [&str; 2] = ["ApplyConfiguration", "JSONPatch"];
 
 /// The checks both policy kinds share, in upstream order: failurePolicy, paramKind,
 /// matchConstraints (with ≥1 resourceRule), matchConditions, variables.
-fn common(spec: &Value, errors: &mut Vec<FieldError>) {
+fn common(spec: &Value, errors: &mut Vec<FieldError>) -> Scope {
     match opt_str(spec, "failurePolicy") {
         None => errors.push(FieldError::required("spec.failurePolicy", "")),
         Some(p) if !FAILURE_POLICIES.contains(&p) => {
@@ -45,18 +45,24 @@ fn common(spec: &Value, errors: &mut Vec<FieldError>) {
             }
         }
     }
+    let params = present(spec, "paramKind").is_some();
     match_conditions(
         list_at(spec, "matchConditions"),
         "spec.matchConditions",
+        &Scope {
+            params,
+            variables: Vec::new(),
+        },
         errors,
     );
-    variables(list_at(spec, "variables"), "spec.variables", errors);
+    let variables = variables(list_at(spec, "variables"), "spec.variables", params, errors);
+    Scope { params, variables }
 }
 
 /// `validateValidatingAdmissionPolicySpec`; `name` is the policy's `metadata.name` (audit
 /// annotation keys are qualified by it).
 pub fn validating(name: &str, spec: &Value, errors: &mut Vec<FieldError>) {
-    common(spec, errors);
+    let scope = common(spec, errors);
     let validations = list_at(spec, "validations");
     let annotations = list_at(spec, "auditAnnotations");
     if validations.is_empty() && annotations.is_empty() {
@@ -66,9 +72,9 @@ pub fn validating(name: &str, spec: &Value, errors: &mut Vec<FieldError>) {
         return;
     }
     for (i, v) in validations.iter().enumerate() {
-        validation(v, &format!("spec.validations[{i}]"), errors);
+        validation(v, &format!("spec.validations[{i}]"), &scope, errors);
     }
-    audit_annotations(name, annotations, "spec.auditAnnotations", errors);
+    audit_annotations(name, annotations, "spec.auditAnnotations", &scope, errors);
 }
 
 /// MutatingAdmissionPolicy spec (derived, see the module doc).
