@@ -12,6 +12,7 @@ use super::gofmt::{duplicate, invalid_rendered, not_supported};
 use super::{opt_str, str_at};
 use kadmit_go::strconv::quote;
 use kadmit_schema::cel::expression::{compile, Declarations, ResultType, VariablesDecl};
+use kadmit_schema::cel::is_identifier;
 use kadmit_schema::field_error::{ErrorType, FieldError};
 use kadmit_schema::objectmeta::qualified_name_errors;
 use serde_json::Value;
@@ -144,7 +145,7 @@ pub fn variables(
                 format!("{at}.name"),
                 "name is not specified",
             ));
-        } else if !is_cel_identifier(name) {
+        } else if !is_identifier(name) {
             errors.push(FieldError::invalid(
                 format!("{at}.name"),
                 Value::from(name),
@@ -173,38 +174,6 @@ pub fn variables(
         declared.push((name.to_owned(), output));
     }
     declared
-}
-
-/// `isCELIdentifier`: `^[_a-zA-Z][_a-zA-Z0-9]*$` minus the reserved words.
-pub fn is_cel_identifier(name: &str) -> bool {
-    const RESERVED: [&str; 21] = [
-        "true",
-        "false",
-        "null",
-        "in",
-        "as",
-        "break",
-        "const",
-        "continue",
-        "else",
-        "for",
-        "function",
-        "if",
-        "import",
-        "let",
-        "loop",
-        "package",
-        "namespace",
-        "return",
-        "var",
-        "void",
-        "while",
-    ];
-    let mut bytes = name.bytes();
-    let first_ok = bytes
-        .next()
-        .is_some_and(|b| b == b'_' || b.is_ascii_alphabetic());
-    first_ok && bytes.all(|b| b == b'_' || b.is_ascii_alphanumeric()) && !RESERVED.contains(&name)
 }
 
 /// `validateValidation`.

@@ -24,4 +24,4 @@ mod value;
 
 pub use rules::{compile, compile_unchecked, CelOutcome, CompiledRules};
 // Admission-policy expressions: `expression::compile`, `expression::Invocation`, ...
-pub use value::escape;
+pub use value::{escape, is_identifier};

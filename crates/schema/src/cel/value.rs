@@ -216,6 +216,16 @@ const RESERVED: [&str; 21] = [
     "while",
 ];
 
+/// `isCELIdentifier` (apiserver `pkg/apis/admissionregistration/validation`):
+/// `^[_a-zA-Z][_a-zA-Z0-9]*$` minus the CEL reserved words, as for variable names.
+pub fn is_identifier(name: &str) -> bool {
+    let mut bytes = name.bytes();
+    let first_ok = bytes
+        .next()
+        .is_some_and(|b| b == b'_' || b.is_ascii_alphabetic());
+    first_ok && bytes.all(|b| b == b'_' || b.is_ascii_alphanumeric()) && !RESERVED.contains(&name)
+}
+
 /// The CEL field name of a property (`apiserver/pkg/cel/escaping.go`), `None` when the name
 /// cannot be expressed.
 pub fn escape(name: &str) -> Option<String> {
