@@ -43,7 +43,7 @@ impl Mutator for Decode {
                 kind: &id.kind,
             };
             let had_status = resource.value.get("status").is_some();
-            let defaulted = kadmit_native::defaults::apply(kind, &mut resource.value, stage.minor);
+            kadmit_native::defaults::run(kind, &mut resource.value, stage.minor);
             // `status` is the server's to fill (a Namespace's `phase: Active`, a claim's
             // `Pending`): what kadmit writes is what the server stores minus that.
             if !had_status {
@@ -51,7 +51,7 @@ impl Mutator for Decode {
                     map.shift_remove("status");
                 }
             }
-            if defaulted && resource.value != before {
+            if resource.value != before {
                 let rule = format!(
                     "defaults {} {}",
                     resource.id.api_version(),

@@ -26,7 +26,7 @@ impl Validator for Validate {
             &resource.value
         } else {
             let mut copy = resource.value.clone();
-            kadmit_native::defaults::apply(stage.native_kind(resource), &mut copy, stage.minor);
+            kadmit_native::defaults::run(stage.native_kind(resource), &mut copy, stage.minor);
             defaulted = copy;
             &defaulted
         };

@@ -35,12 +35,20 @@ type Defaulter = fn(&mut Obj, Minor);
 /// Applies every native default of `kind` to `object`, in the server's order. Returns
 /// whether anything changed.
 pub fn apply(kind: Kind<'_>, object: &mut Value, minor: Minor) -> bool {
-    let (Some(defaulter), Some(o)) = (defaulter(kind), object.as_object_mut()) else {
+    if !applies_to(kind) {
         return false;
-    };
-    let before = o.clone();
-    defaulter(o, minor);
-    *o != before
+    }
+    let before = object.clone();
+    run(kind, object, minor);
+    *object != before
+}
+
+/// Applies every native default of `kind` to `object` without saying what changed (for a
+/// caller that compares with its own copy, so the object is not copied twice).
+pub fn run(kind: Kind<'_>, object: &mut Value, minor: Minor) {
+    if let (Some(defaulter), Some(o)) = (defaulter(kind), object.as_object_mut()) {
+        defaulter(o, minor);
+    }
 }
 
 /// Whether `kind` has native defaults at all (a caller that records what changed need not
