@@ -183,13 +183,6 @@ fn policies_kadmit_does_not_run_are_refused_as_configuration() {
             ),
             "admission webhook configurations",
         ),
-        (
-            policy(
-                "admissionregistration.k8s.io/v1",
-                "ValidatingAdmissionPolicy",
-            ),
-            "ValidatingAdmissionPolicy and MutatingAdmissionPolicy",
-        ),
     ];
     for (document, family) in cases {
         let dir = tempfile::tempdir().unwrap();

@@ -30,6 +30,9 @@ pub enum Family {
     GeneratorDefinition,
     /// A WebAssembly or exec admission module (`kadmit.dev/v1alpha1` `AdmissionModule`).
     AdmissionModule,
+    /// Kubernetes' own admission policies: `admissionregistration.k8s.io`
+    /// ValidatingAdmissionPolicy, MutatingAdmissionPolicy and their bindings.
+    AdmissionPolicy,
     /// A virtual resource: annotated `config.kubernetes.io/local-config` and of no kind
     /// kadmit knows, or of a kind a generator defines.
     LocalConfig,
@@ -54,6 +57,11 @@ pub struct KnownKind {
 }
 
 const GATEKEEPER_VERSIONS: &[&str] = &["v1", "v1beta1", "v1alpha1"];
+const ADMISSION_GROUP: &str = "admissionregistration.k8s.io";
+/// ValidatingAdmissionPolicy: v1 (GA in 1.30) and v1beta1 (same schema, still served).
+const VAP_VERSIONS: &[&str] = &["v1", "v1beta1"];
+/// MutatingAdmissionPolicy: v1alpha1 (1.32), v1beta1 (1.34), v1 (1.36), one semantics.
+const MAP_VERSIONS: &[&str] = &["v1", "v1beta1", "v1alpha1"];
 
 pub const KNOWN_KINDS: &[KnownKind] = &[
     KnownKind {
@@ -91,6 +99,30 @@ pub const KNOWN_KINDS: &[KnownKind] = &[
         versions: &["v1alpha1", "v1beta1"],
         kind: "ExpansionTemplate",
         family: Family::GatekeeperExpansion,
+    },
+    KnownKind {
+        group: ADMISSION_GROUP,
+        versions: VAP_VERSIONS,
+        kind: "ValidatingAdmissionPolicy",
+        family: Family::AdmissionPolicy,
+    },
+    KnownKind {
+        group: ADMISSION_GROUP,
+        versions: VAP_VERSIONS,
+        kind: "ValidatingAdmissionPolicyBinding",
+        family: Family::AdmissionPolicy,
+    },
+    KnownKind {
+        group: ADMISSION_GROUP,
+        versions: MAP_VERSIONS,
+        kind: "MutatingAdmissionPolicy",
+        family: Family::AdmissionPolicy,
+    },
+    KnownKind {
+        group: ADMISSION_GROUP,
+        versions: MAP_VERSIONS,
+        kind: "MutatingAdmissionPolicyBinding",
+        family: Family::AdmissionPolicy,
     },
     KnownKind {
         group: KADMIT_GROUP,
@@ -164,16 +196,6 @@ pub const UNSUPPORTED_FAMILIES: &[UnsupportedFamily] = &[
         kinds: &[
             "ValidatingWebhookConfiguration",
             "MutatingWebhookConfiguration",
-        ],
-    },
-    UnsupportedFamily {
-        name: "ValidatingAdmissionPolicy and MutatingAdmissionPolicy",
-        groups: &["admissionregistration.k8s.io"],
-        kinds: &[
-            "ValidatingAdmissionPolicy",
-            "ValidatingAdmissionPolicyBinding",
-            "MutatingAdmissionPolicy",
-            "MutatingAdmissionPolicyBinding",
         ],
     },
 ];

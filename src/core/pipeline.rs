@@ -3,9 +3,11 @@
 //!
 //! For each real resource: schema prune + default → mutating phase → prune + default again
 //! (when there are mutators) → schema validation → validating phase. A resource the first
-//! prune + default refuses (the server's 400) goes no further. Like the API server, the mutating phase runs
-//! every mutator once, then reinvokes those that ask for it (`reinvocationPolicy:
-//! IfNeeded`) until a round changes nothing, bounded. KubeMod and Gatekeeper converge
+//! prune + default refuses (the server's 400) goes no further. Like the API server
+//! (`reinvocationPolicy`, admission/plugin/webhook/mutating and policy/mutating), the
+//! mutating phase runs every mutator once, then, when the object changed after a mutator
+//! that asks for it ran, exactly one reinvocation round runs those mutators again, each
+//! only if the object changed since it last saw it. KubeMod and Gatekeeper converge
 //! inside their own mutator and are not reinvoked.
 //! Generators run first (in `generate`), and what they produce is admitted like any input.
 
@@ -15,9 +17,6 @@ use crate::core::kinds::{KindTable, Scope};
 use crate::core::resource::Resource;
 use serde_json::Value;
 use std::collections::BTreeMap;
-
-/// How many times the mutating phase may run before kadmit gives up on convergence.
-pub const MAX_MUTATION_ROUNDS: usize = 10;
 
 /// The admission operation kadmit pretends to perform (`--operation`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -113,11 +112,31 @@ pub trait Mutator {
         Vec::new()
     }
 
-    /// Whether to run again when later mutators changed the object (the API server's
-    /// `reinvocationPolicy: IfNeeded`).
+    /// Whether the whole stage runs again in the reinvocation round when a later mutator
+    /// changed the object (the API server's `reinvocationPolicy: IfNeeded`).
     fn reinvoke(&self) -> bool {
         false
     }
+
+    /// The first pass of a stage whose parts are reinvoked one by one (the invocations of
+    /// MutatingAdmissionPolicies): the mutation, and what the reinvocation round needs to
+    /// know of the parts (what each saw). `None`: nothing of this stage is reinvoked, or
+    /// the whole stage is ([`Mutator::reinvoke`]).
+    fn first_pass<'s>(
+        &'s self,
+        resource: &mut Resource,
+        cx: &Context,
+    ) -> (Mutation, Option<Box<dyn Rerun + 's>>) {
+        (self.mutate(resource, cx), None)
+    }
+}
+
+/// A stage's reinvocable parts, as they were after the first pass.
+pub trait Rerun {
+    /// Whether a part asks to run again: the object changed since it last saw it.
+    fn wanted(&self, current: &Value) -> bool;
+    /// The reinvocation round for this stage: runs every part that asks for it.
+    fn run(self: Box<Self>, resource: &mut Resource, cx: &Context) -> Mutation;
 }
 
 /// Reads one resource and reports what is wrong with it.
@@ -210,31 +229,7 @@ impl Pipeline {
         if record.rejected() {
             return record;
         }
-        run_mutators(self.mutating.iter(), resource, cx, &mut record);
-        let reinvoked: Vec<&Box<dyn Mutator>> =
-            self.mutating.iter().filter(|m| m.reinvoke()).collect();
-        let mut converged = reinvoked.is_empty();
-        for _ in 1..MAX_MUTATION_ROUNDS {
-            if converged {
-                break;
-            }
-            // Converged when a whole round leaves the object as it found it (Gatekeeper's
-            // rule); a round may still report changes that cancel out.
-            let snapshot = resource.value.clone();
-            run_mutators(reinvoked.iter().copied(), resource, cx, &mut record);
-            converged = resource.value == snapshot;
-        }
-        if !converged {
-            record.diagnostics.push(
-                Diagnostic::rejected(format!(
-                    "mutators did not converge after {MAX_MUTATION_ROUNDS} rounds; rules involved: {}",
-                    rules_involved(&record.changes)
-                ))
-                .with_resource(&resource.id)
-                .with_origin(&resource.origin),
-            );
-            return record;
-        }
+        self.run_mutating_phase(resource, cx, &mut record);
         if !self.mutating.is_empty() {
             run_mutators(self.defaulting.iter(), resource, cx, &mut record);
         }
@@ -242,6 +237,41 @@ impl Pipeline {
             record.diagnostics.extend(validator.validate(resource, cx));
         }
         record
+    }
+
+    /// Every mutator once, then at most one reinvocation round (the API server's rule).
+    fn run_mutating_phase(&self, resource: &mut Resource, cx: &Context, record: &mut Admission) {
+        // What each reinvocable stage saw last: its reruns, or the object it left.
+        let mut reinvocable: Vec<(&dyn Mutator, Option<Box<dyn Rerun + '_>>, Value)> = Vec::new();
+        for mutator in &self.mutating {
+            let (mutation, rerun) = mutator.first_pass(resource, cx);
+            record.changes.extend(mutation.changes);
+            record.diagnostics.extend(mutation.diagnostics);
+            if rerun.is_some() || mutator.reinvoke() {
+                reinvocable.push((mutator.as_ref(), rerun, resource.value.clone()));
+            }
+        }
+        let wanted = |rerun: &Option<Box<dyn Rerun + '_>>, seen: &Value, now: &Value| match rerun {
+            Some(rerun) => rerun.wanted(now),
+            None => seen != now,
+        };
+        if !reinvocable
+            .iter()
+            .any(|(_, rerun, seen)| wanted(rerun, seen, &resource.value))
+        {
+            return;
+        }
+        for (mutator, rerun, seen) in reinvocable {
+            if !wanted(&rerun, &seen, &resource.value) {
+                continue;
+            }
+            let mutation = match rerun {
+                Some(rerun) => rerun.run(resource, cx),
+                None => mutator.mutate(resource, cx),
+            };
+            record.changes.extend(mutation.changes);
+            record.diagnostics.extend(mutation.diagnostics);
+        }
     }
 }
 
@@ -256,13 +286,6 @@ fn run_mutators<'a>(
         record.changes.extend(mutation.changes);
         record.diagnostics.extend(mutation.diagnostics);
     }
-}
-
-fn rules_involved(changes: &[Change]) -> String {
-    let mut rules: Vec<&str> = changes.iter().map(|c| c.rule.as_str()).collect();
-    rules.sort_unstable();
-    rules.dedup();
-    rules.join(", ")
 }
 
 #[cfg(test)]
@@ -362,20 +385,28 @@ mod tests {
     }
 
     #[test]
-    fn mutators_that_never_settle_are_reported() {
+    fn reinvocation_is_one_round_only() {
+        // A reinvocable mutator that never settles runs twice, as the server runs it.
         let pipeline = Pipeline {
             mutating: vec![Box::new(Grow { reinvoke: true })],
             ..Pipeline::default()
         };
-        let record = pipeline.admit(&mut deployment(), &cx());
-        assert!(record.rejected());
-        assert!(
-            record.diagnostics[0]
-                .message
-                .contains("rules involved: Grow"),
-            "{:?}",
-            record.diagnostics
-        );
+        let mut r = deployment();
+        let record = pipeline.admit(&mut r, &cx());
+        assert!(!record.rejected());
+        // Alone, nothing changed the object after it ran: no reinvocation.
+        assert_eq!(r.value["spec"]["replicas"], json!(2));
+        // Followed by a mutator that changes the object: run again once.
+        let pipeline = Pipeline {
+            mutating: vec![
+                Box::new(Grow { reinvoke: true }),
+                Box::new(Grow { reinvoke: false }),
+            ],
+            ..Pipeline::default()
+        };
+        let mut r = deployment();
+        pipeline.admit(&mut r, &cx());
+        assert_eq!(r.value["spec"]["replicas"], json!(4));
     }
 
     #[test]
@@ -391,7 +422,7 @@ mod tests {
     }
 
     #[test]
-    fn a_round_that_ends_where_it_started_has_converged() {
+    fn the_reinvocation_round_runs_each_mutator_whose_object_changed() {
         let pipeline = Pipeline {
             mutating: vec![Box::new(SetReplicas(2)), Box::new(SetReplicas(4))],
             ..Pipeline::default()
