@@ -45,6 +45,10 @@ pub struct Context {
     pub namespaces: BTreeMap<String, Value>,
     pub default_namespace: String,
     pub operation: Operation,
+    /// Objects of the kinds stages look up ([`Pipeline::lookup_kinds`]: the params of
+    /// admission policies), from `--config` and the stream, by (group, kind), in input
+    /// order.
+    pub objects: BTreeMap<(String, String), Vec<Value>>,
 }
 
 impl Context {
@@ -189,6 +193,8 @@ pub struct Pipeline {
     pub generators: Vec<Box<dyn Generator>>,
     /// When set, `kadmit generate` prints only the expansion of every admitted resource.
     pub expander: Option<Box<dyn Expander>>,
+    /// The (group, kind) of objects stages look up at admission ([`Context::objects`]).
+    pub lookup_kinds: Vec<(String, String)>,
 }
 
 /// What admission did to one resource.
@@ -301,6 +307,7 @@ mod tests {
             namespaces: BTreeMap::new(),
             default_namespace: "default".into(),
             operation: Operation::Create,
+            objects: BTreeMap::new(),
         }
     }
 

@@ -383,6 +383,31 @@ impl Intake {
         }
     }
 
+    /// The objects of `kinds` ((group, kind)) for stages to look up (admission policy
+    /// params): documents of `--config` and `PolicySet`s that configure no engine, then
+    /// the stream's resources as they were read (before admission), in input order.
+    pub fn objects_of(&self, kinds: &[(String, String)]) -> BTreeMap<(String, String), Vec<Value>> {
+        let mut objects: BTreeMap<(String, String), Vec<Value>> = BTreeMap::new();
+        if kinds.is_empty() {
+            return objects;
+        }
+        let wanted = |group: &str, kind: &str| kinds.iter().any(|(g, k)| g == group && k == kind);
+        for item in &self.loader.items {
+            let id = &item.resource.id;
+            if item.family.is_none() && wanted(&id.group, &id.kind) {
+                let key = (id.group.clone(), id.kind.clone());
+                objects.entry(key).or_default().push(item.resource.value.clone());
+            }
+        }
+        for slot in self.slots.iter().filter(|slot| !slot.list) {
+            if let Some((group, kind)) = self.group_kind(slot).filter(|(g, k)| wanted(g, k)) {
+                let key = (group.to_owned(), kind.to_owned());
+                objects.entry(key).or_default().push(slot.value());
+            }
+        }
+        objects
+    }
+
     /// Every CustomResourceDefinition of the run: `--crd`, `--config`, and the stream.
     pub fn crds(&self) -> Vec<&Resource> {
         self.crds

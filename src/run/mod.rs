@@ -273,6 +273,7 @@ fn run_input(options: Options, stdin: Cow<'_, [u8]>) -> Outcome {
         namespaces: std::mem::take(&mut intake.namespaces),
         default_namespace: options.namespace.clone(),
         operation: options.operation,
+        objects: intake.objects_of(&pipeline.lookup_kinds),
     };
 
     let mut admitter = Admitter {
