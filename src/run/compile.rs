@@ -45,10 +45,12 @@ pub fn compile(
         items: &usable,
         crds: &crds,
     };
+    let (minor, version_problems) = builtin::kubernetes_minor(options.kubernetes_version, &config);
+    diagnostics.extend(version_problems);
     let builtins: Option<Box<dyn Engine>> = options.builtins.then(|| {
         Box::new(Builtins {
             settings: builtin::Settings {
-                minor: options.kubernetes_version,
+                minor,
                 field_validation: options.field_validation,
                 write_defaults: options.write_defaults,
             },

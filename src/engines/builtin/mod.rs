@@ -21,9 +21,8 @@ use serde_json::Value;
 /// What the engine is handed: its own settings only.
 #[derive(Debug, Clone, Copy)]
 pub struct Settings {
-    /// `--kubernetes-version` (the minor: 33 for 1.33); `None` lets configuration pin it
-    /// (`kadmit.dev/v1alpha1` `Settings`), else the newest.
-    pub minor: Option<u32>,
+    /// The Kubernetes minor version (33 for 1.33), as [`kubernetes_minor`] resolved it.
+    pub minor: u32,
     pub field_validation: FieldValidation,
     /// Write the native defaults into the output (`--no-defaults` turns it off; validation
     /// still sees the defaulted object, as the server validates it).
@@ -35,11 +34,9 @@ pub struct Builtins {
 }
 
 impl Engine for Builtins {
-    fn compile(&mut self, config: &Configuration<'_>, pipeline: &mut Pipeline) -> Vec<Diagnostic> {
-        let (pinned, problems) = pinned_version(config);
-        let minor = self.settings.minor.or(pinned).unwrap_or(NEWEST);
+    fn compile(&mut self, _: &Configuration<'_>, pipeline: &mut Pipeline) -> Vec<Diagnostic> {
         let stage = Stage {
-            minor,
+            minor: self.settings.minor,
             field_validation: self.settings.field_validation,
             write_defaults: self.settings.write_defaults,
         };
@@ -47,8 +44,16 @@ impl Engine for Builtins {
         pipeline
             .schema_validation
             .push(Box::new(validate::Validate(stage)));
-        problems
+        Vec::new()
     }
+}
+
+/// The Kubernetes minor version of the run: `--kubernetes-version` (`flag`), else the one a
+/// `kadmit.dev` `Settings` document of the configuration pins, else the newest; with the
+/// problems of the `Settings` documents. Every engine that reads built-in schemas uses it.
+pub fn kubernetes_minor(flag: Option<u32>, config: &Configuration<'_>) -> (u32, Vec<Diagnostic>) {
+    let (pinned, problems) = pinned_version(config);
+    (flag.or(pinned).unwrap_or(NEWEST), problems)
 }
 
 /// The settings both stages share, resolved.
