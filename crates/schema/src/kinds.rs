@@ -38,15 +38,21 @@ impl Builtin {
     pub fn newest() -> Builtin {
         Builtin { minor: NEWEST }
     }
+
+    /// [`KindSchemas::schema`], for as long as the process runs: the schema lives in the
+    /// version's catalog, built on first use.
+    pub fn kind(&self, group: &str, version: &str, kind: &str) -> Option<&'static Schema> {
+        Some(
+            builtin::lookup(self.minor, group, version, kind)
+                .ok()??
+                .schema(),
+        )
+    }
 }
 
 impl KindSchemas for Builtin {
     fn schema(&self, group: &str, version: &str, kind: &str) -> Option<&Schema> {
-        // The schema lives in the version's catalog for the whole process.
-        let schema: &'static Schema = builtin::lookup(self.minor, group, version, kind)
-            .ok()??
-            .schema();
-        Some(schema)
+        self.kind(group, version, kind)
     }
 }
 

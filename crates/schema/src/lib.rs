@@ -15,6 +15,7 @@ pub mod field_error;
 pub mod formats;
 pub mod kinds;
 pub mod listtype;
+pub mod merge;
 pub mod objectmeta;
 pub mod openapi;
 pub mod path;
