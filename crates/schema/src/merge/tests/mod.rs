@@ -2,3 +2,4 @@
 //! against the built-in apps/v1 Deployment.
 
 mod smd_cases;
+mod unit;
