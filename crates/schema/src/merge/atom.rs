@@ -21,6 +21,10 @@ pub enum Type<'s> {
     /// A schema node; the flag is `x-kubernetes-preserve-unknown-fields` inherited from
     /// an ancestor (upstream's converter carries it down to descendants).
     Node(&'s Schema, bool),
+    /// A resource's root schema: as a node, and `apiVersion`, `kind` and `metadata` are
+    /// declared even when the schema does not say so (a CRD's published schema adds
+    /// them).
+    Resource(&'s Schema),
     /// Any scalar; maps granular with deduced values; lists atomic.
     Deduced,
     /// Any scalar; maps and lists atomic.
@@ -106,6 +110,13 @@ impl<'s> Type<'s> {
             Type::Deduced => untyped(false, Type::Deduced),
             Type::UntypedAtomic => untyped(true, Type::UntypedAtomic),
             Type::Node(s, inherited) => node_atom(s, inherited || s.preserve_unknown_fields),
+            Type::Resource(s) => {
+                let mut atom = node_atom(s, s.preserve_unknown_fields);
+                if let Some(map) = atom.map.as_mut() {
+                    map.embedded = true;
+                }
+                atom
+            }
         }
     }
 

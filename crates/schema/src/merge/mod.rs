@@ -9,6 +9,15 @@
 //! is converted (duplicates tolerated), then the patch is merged in ([`apply`]: list
 //! types and map keys decide; nothing is removed; field order kept, see there).
 //!
+//! Where kadmit cannot be exact, it says so here:
+//! - Go iterates the patch's maps in random order; kadmit reports several errors and
+//!   atomic paths in the patch's order;
+//! - upstream types a CRD's `metadata` as ObjectMeta (its published schema); kadmit
+//!   accepts any keys there, as for an undeclared field under preserve-unknown-fields;
+//! - upstream hard-codes Quantity as a scalar; in the inlined schema it has no type and,
+//!   like int-or-string, also converts as a list or map (the strict decoding of the
+//!   mutated object refuses those).
+//!
 //! ```
 //! use kadmit_schema::kinds::Builtin;
 //! use kadmit_schema::merge::apply_configuration;
@@ -75,7 +84,7 @@ pub fn apply_configuration(
     patch: &Value,
     schema: &Schema,
 ) -> Result<Value, MergeError> {
-    let root = Type::Node(schema, false);
+    let root = Type::Resource(schema);
     convert::check(patch, root, false).map_err(MergeError::Patch)?;
     let atomics = atomics::find(patch, root);
     if !atomics.is_empty() {

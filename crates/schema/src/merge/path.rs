@@ -80,7 +80,7 @@ pub fn list_item(list: &List<'_>, item: &Value) -> Result<Element, String> {
 
 fn key_default(item: Type<'_>, name: &str) -> Option<Value> {
     match item {
-        Type::Node(s, _) => s.property(name)?.default.clone(),
+        Type::Node(s, _) | Type::Resource(s) => s.property(name)?.default.clone(),
         _ => None,
     }
 }

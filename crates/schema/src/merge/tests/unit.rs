@@ -288,3 +288,25 @@ fn deployment_unknown_field_in_a_container_names_its_key() {
          .spec.template.spec.containers[name=\"nginx\"].imagex: field not declared in schema"
     );
 }
+
+#[test]
+fn a_crd_root_takes_type_meta_and_metadata_it_does_not_declare() {
+    let crd = Schema::from_value(&json!({"type": "object", "properties": {
+        "spec": {"type": "object", "properties": {"size": {"type": "integer"}}}
+    }}))
+    .unwrap();
+    let live = json!({"apiVersion": "example.com/v1", "kind": "Foo",
+        "metadata": {"name": "a", "labels": {"x": "1"}}, "spec": {"size": 1}});
+    let patch = json!({"metadata": {"labels": {"y": "2"}}, "spec": {"size": 2}});
+    let got = apply_configuration(&live, &patch, &crd).unwrap();
+    assert_eq!(
+        got,
+        json!({"apiVersion": "example.com/v1", "kind": "Foo",
+            "metadata": {"name": "a", "labels": {"x": "1", "y": "2"}}, "spec": {"size": 2}})
+    );
+    let err = apply_configuration(&live, &json!({"spec": {"sizes": 2}}), &crd).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "failed to convert patch object to typed object: .spec.sizes: field not declared in schema"
+    );
+}
