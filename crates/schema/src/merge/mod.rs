@@ -15,8 +15,8 @@
 //! - upstream types a CRD's `metadata` as ObjectMeta (its published schema); kadmit
 //!   accepts any keys there, as for an undeclared field under preserve-unknown-fields;
 //! - upstream hard-codes Quantity as a scalar; in the inlined schema it has no type and,
-//!   like int-or-string, also converts as a list or map (the strict decoding of the
-//!   mutated object refuses those).
+//!   like int-or-string, also converts as a list or map, where upstream says
+//!   `expected any scalar, got ...`.
 //!
 //! ```
 //! use kadmit_schema::kinds::Builtin;
