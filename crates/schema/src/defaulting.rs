@@ -29,7 +29,7 @@ pub fn default_with_record(value: &mut Value, schema: Option<&Schema>) -> Vec<St
 pub fn prune_non_nullable_nulls_without_defaults(value: &mut Value, schema: Option<&Schema>) {
     match value {
         Value::Object(map) => map.retain(|key, v| {
-            let s = schema.and_then(|s| field_schema(s, key));
+            let s = schema.and_then(|s| s.field(key));
             let drop = v.is_null() && s.is_some_and(|s| !s.nullable && default_of(s).is_none());
             if !drop {
                 prune_non_nullable_nulls_without_defaults(v, s);
@@ -57,10 +57,6 @@ pub fn prune_defaults(schema: &mut Schema) -> Result<(), String> {
 /// A default that is JSON `null` is no default.
 fn default_of(s: &Schema) -> Option<&Value> {
     s.default.as_ref().filter(|d| !d.is_null())
-}
-
-fn field_schema<'a>(s: &'a Schema, key: &str) -> Option<&'a Schema> {
-    s.property(key).or_else(|| additional(s).flatten())
 }
 
 #[derive(Default)]

@@ -160,6 +160,19 @@ impl Schema {
         self.properties.get(name)
     }
 
+    /// The schema of a field of an object: the property `name`, else the map's value
+    /// schema (`additionalProperties`). One step of [`Schema::at`].
+    pub fn field(&self, name: &str) -> Option<&Schema> {
+        self.property(name).or_else(|| self.additional_schema())
+    }
+
+    /// The schema at `path` (JSON field names; any step under a list goes to its items;
+    /// a map's keys are any name), or `None` when there is no such field. The walk is
+    /// [`crate::path::walk`], shared with the built-in kinds' `schema_at`.
+    pub fn at<S: AsRef<str>>(&self, path: &[S]) -> Option<&Schema> {
+        crate::path::walk(self, path)
+    }
+
     /// The schema of `additionalProperties` when it is a schema (`true`/`false` give none).
     pub fn additional_schema(&self) -> Option<&Schema> {
         match &self.additional_properties {

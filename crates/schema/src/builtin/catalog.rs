@@ -5,6 +5,7 @@
 //! six versions) is parsed once per process, then each version's index is built once, on
 //! its first use. Schemas themselves are built per kind, on request (`resolve`).
 
+use crate::schema::Schema;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -28,6 +29,9 @@ pub struct Catalog {
     definitions: HashMap<&'static str, &'static Value>,
     /// Group → version → kind → entry; the core group is `""`.
     kinds: HashMap<&'static str, HashMap<&'static str, HashMap<&'static str, KindEntry>>>,
+    /// Each kind's whole schema, by definition, built on first use and then shared by
+    /// every lookup of the kind (a `&'static Schema` is what `kinds::Builtin` hands out).
+    schemas: HashMap<&'static str, OnceLock<Schema>>,
 }
 
 impl Catalog {
@@ -65,8 +69,10 @@ impl Catalog {
             })
             .collect();
         let mut kinds: HashMap<_, HashMap<_, HashMap<_, _>>> = HashMap::new();
+        let mut schemas = HashMap::new();
         for kind in index["kinds"].as_array().expect("kinds") {
             let text = |i: usize| kind[i].as_str().expect("kind field");
+            schemas.entry(text(3)).or_insert_with(OnceLock::new);
             kinds
                 .entry(text(0))
                 .or_default()
@@ -80,7 +86,16 @@ impl Catalog {
                     },
                 );
         }
-        Catalog { definitions, kinds }
+        Catalog {
+            definitions,
+            kinds,
+            schemas,
+        }
+    }
+
+    /// The slot of the whole schema of the kind defined by `definition`.
+    pub fn kind_schema(&self, definition: &str) -> Option<&OnceLock<Schema>> {
+        self.schemas.get(definition)
     }
 
     /// The definition named `name` (`io.k8s.api.apps.v1.Deployment`).

@@ -35,7 +35,6 @@ use crate::schema::Schema;
 use catalog::Catalog;
 use node::Node;
 use std::fmt;
-use std::sync::OnceLock;
 
 /// The newest embedded version (1.35), the default.
 pub const NEWEST: u32 = 35;
@@ -84,7 +83,6 @@ pub struct KindSchema {
     /// The OpenAPI definition (`io.k8s.api.apps.v1.Deployment`).
     pub definition: &'static str,
     catalog: &'static Catalog,
-    schema: OnceLock<Schema>,
 }
 
 impl fmt::Debug for KindSchema {
@@ -127,7 +125,6 @@ pub fn lookup(
             namespaced: entry.namespaced,
             definition: entry.definition,
             catalog,
-            schema: OnceLock::new(),
         })),
         None => Err(UnknownKind {
             group: group.into(),
@@ -187,8 +184,11 @@ impl KindSchema {
     /// The whole kind's schema, built on first use. Recursive definitions (only
     /// apiextensions' `JSONSchemaProps`) end in `x-kubernetes-preserve-unknown-fields` where
     /// they would recurse.
-    pub fn schema(&self) -> &Schema {
-        self.schema
+    /// Built once per version and kind, shared by every lookup (see [`crate::kinds`]).
+    pub fn schema(&self) -> &'static Schema {
+        self.catalog
+            .kind_schema(self.definition)
+            .expect("a kind's definition has a schema slot")
             .get_or_init(|| inline::schema(self.catalog, self.root()))
     }
 
@@ -197,16 +197,7 @@ impl KindSchema {
     /// `&[]` is the kind itself.
     pub fn schema_at<S: AsRef<str>>(&self, path: &[S]) -> Option<FieldSchema> {
         let catalog = self.catalog;
-        let mut node = self.root();
-        for step in path {
-            let step = step.as_ref();
-            node = match node.type_() {
-                Some("array") => node.items(catalog)?,
-                _ => node
-                    .property(catalog, step)
-                    .or_else(|| node.additional(catalog))?,
-            };
-        }
+        let node = crate::path::walk(node::At::new(catalog, self.root()), path)?.node;
         Some(FieldSchema {
             schema: inline::schema(catalog, node),
             definition: node.definition,

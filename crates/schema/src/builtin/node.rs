@@ -108,3 +108,33 @@ fn empty() -> &'static Map<String, Value> {
     static EMPTY: OnceLock<Map<String, Value>> = OnceLock::new();
     EMPTY.get_or_init(Map::new)
 }
+
+/// A node with its catalog: what [`crate::path::walk`] steps through, so `schema_at`
+/// resolves a path exactly as [`crate::schema::Schema::at`] does.
+#[derive(Clone, Copy)]
+pub struct At<'c> {
+    catalog: &'c Catalog,
+    pub node: Node,
+}
+
+impl<'c> At<'c> {
+    pub fn new(catalog: &'c Catalog, node: Node) -> At<'c> {
+        At { catalog, node }
+    }
+}
+
+impl crate::path::Walk for At<'_> {
+    fn is_list(&self) -> bool {
+        self.node.type_() == Some("array")
+    }
+
+    fn items(&self) -> Option<Self> {
+        Some(At::new(self.catalog, self.node.items(self.catalog)?))
+    }
+
+    fn field(&self, name: &str) -> Option<Self> {
+        let node = self.node.property(self.catalog, name);
+        let node = node.or_else(|| self.node.additional(self.catalog))?;
+        Some(At::new(self.catalog, node))
+    }
+}

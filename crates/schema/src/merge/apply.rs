@@ -1,0 +1,111 @@
+//! The merge of a converted patch into the live object (upstream `TypedValue.Merge`
+//! with the patch winning, structured-merge-diff's merging walk):
+//! - scalars, atomic lists and atomic maps/structs are replaced by the patch's value;
+//! - granular maps and structs merge key by key; an associative list merges item by
+//!   item, matched by its keys (`map`) or value (`set`): a matched item merges in place,
+//!   new items follow the live ones in the patch's order;
+//! - a live item whose key repeats an earlier one is kept as it is unless the patch
+//!   names that key: then the first one takes the merge and the repeats are dropped
+//!   (upstream's `AllowDuplicates` merge);
+//! - a `null` in the patch replaces a scalar or atomic value, and leaves a granular map
+//!   or associative list as it is; an empty map or list meets an empty or absent one as
+//!   a leaf (the patch's is kept), which preserves `{}`/`[]` against `null`.
+//!
+//! Nothing is removed. Order: a map keeps the live object's key order and appends the
+//! keys only the patch has, in the patch's order (upstream builds a Go map, whose order
+//! JSON encoding then sorts; kadmit keeps the input's order so output diffs stay small).
+//!
+//! Both sides were converted first, so the walk cannot meet a value its type refuses.
+
+use super::atom::{List, Type};
+use super::path;
+use serde_json::{Map, Value};
+use std::collections::{HashMap, HashSet};
+
+/// `live` with `patch` merged into it, both of type `ty`.
+pub fn merge(live: Option<&Value>, patch: Option<&Value>, ty: Type<'_>) -> Option<Value> {
+    // The patch's shape decides, as upstream handles the patch side last.
+    let atom = match (patch, live) {
+        (Some(p), _) => ty.deduce(p),
+        (None, Some(l)) => ty.deduce(l),
+        (None, None) => return None,
+    };
+    let leaf = || patch.or(live).cloned();
+    if atom.scalar.is_some() {
+        return leaf();
+    }
+    if let Some(list) = atom.list {
+        let (l, p) = (items(live), items(patch));
+        if !list.associative || (l.is_empty() && p.is_empty()) {
+            return leaf();
+        }
+        return Some(Value::Array(merge_list(&list, l, p)));
+    }
+    if let Some(map) = atom.map {
+        let (l, p) = (fields(live), fields(patch));
+        let empty = |m: Option<&Map<String, Value>>| m.is_none_or(Map::is_empty);
+        if map.atomic || (empty(l) && empty(p)) {
+            return leaf();
+        }
+        let mut out = Map::new();
+        for (key, value) in l.into_iter().flatten() {
+            let ty = map.field(key).unwrap_or(Type::Deduced);
+            let merged = merge(Some(value), p.and_then(|p| p.get(key)), ty);
+            out.extend(merged.map(|m| (key.clone(), m)));
+        }
+        for (key, value) in p.into_iter().flatten() {
+            if !out.contains_key(key) {
+                let ty = map.field(key).unwrap_or(Type::Deduced);
+                out.extend(merge(None, Some(value), ty).map(|m| (key.clone(), m)));
+            }
+        }
+        return Some(Value::Object(out));
+    }
+    leaf()
+}
+
+fn items(v: Option<&Value>) -> &[Value] {
+    match v {
+        Some(Value::Array(items)) => items,
+        _ => &[],
+    }
+}
+
+fn fields(v: Option<&Value>) -> Option<&Map<String, Value>> {
+    v.and_then(Value::as_object)
+}
+
+fn merge_list(list: &List<'_>, live: &[Value], patch: &[Value]) -> Vec<Value> {
+    let mut by_key: HashMap<String, &Value> = HashMap::new();
+    let mut patch_order = Vec::new();
+    for item in patch {
+        if let Some(key) = path::item_key(list, item) {
+            if by_key.insert(key.clone(), item).is_none() {
+                patch_order.push(key);
+            }
+        }
+    }
+    let mut out = Vec::with_capacity(live.len() + patch.len());
+    let mut seen = HashSet::new();
+    for item in live {
+        let Some(key) = path::item_key(list, item) else {
+            out.push(item.clone());
+            continue;
+        };
+        let touched = by_key.get(&key).copied();
+        if !seen.insert(key) {
+            // A repeated live key: dropped when the patch merges into the first one.
+            if touched.is_none() {
+                out.push(item.clone());
+            }
+            continue;
+        }
+        out.extend(merge(Some(item), touched, list.item));
+    }
+    for key in patch_order {
+        if !seen.contains(&key) {
+            out.extend(merge(None, Some(by_key[&key]), list.item));
+        }
+    }
+    out
+}
