@@ -176,7 +176,9 @@ fn str_at<'a>(v: &'a Value, key: &str) -> &'a str {
 }
 
 fn list_at<'a>(v: &'a Value, key: &str) -> &'a [Value] {
-    v.get(key).and_then(Value::as_array).map_or(&[], Vec::as_slice)
+    v.get(key)
+        .and_then(Value::as_array)
+        .map_or(&[], Vec::as_slice)
 }
 
 impl PolicyCore {
@@ -222,8 +224,8 @@ impl PolicyCore {
         }
         let scope = Declarations::admission(params, true)
             .with_variables(VariablesDecl::Fields(declared.clone()));
-        let message_scope = Declarations::admission(params, false)
-            .with_variables(VariablesDecl::Fields(declared));
+        let message_scope =
+            Declarations::admission(params, false).with_variables(VariablesDecl::Fields(declared));
         PolicyCore {
             name,
             match_constraints: spec.get("matchConstraints").cloned().unwrap_or(Value::Null),
@@ -388,7 +390,9 @@ mod tests {
         }));
         assert_eq!(p.core.failure_policy, FailurePolicy::Fail);
         let mc = p.core.match_conditions[0].expression.program.as_ref();
-        assert!(mc.unwrap_err().contains("undeclared reference to 'variables'"));
+        assert!(mc
+            .unwrap_err()
+            .contains("undeclared reference to 'variables'"));
         assert_eq!(p.core.variables.len(), 1);
         assert!(p.core.variable_errors[0]
             .1

@@ -103,7 +103,10 @@ mod tests {
                 condition: Some("c1".into())
             }
         );
-        assert_eq!(run("Fail", &["true", "object.a == 1"]), ConditionsResult::Matches);
+        assert_eq!(
+            run("Fail", &["true", "object.a == 1"]),
+            ConditionsResult::Matches
+        );
     }
 
     #[test]

@@ -45,8 +45,16 @@ fn meta<'a>(object: &'a Value, key: &str) -> &'a str {
 fn typed(object: &Value, kind: &ParamKind) -> Value {
     let mut object = object.clone();
     if let Some(map) = object.as_object_mut() {
-        if map.get("apiVersion").and_then(Value::as_str).unwrap_or("").is_empty()
-            || map.get("kind").and_then(Value::as_str).unwrap_or("").is_empty()
+        if map
+            .get("apiVersion")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .is_empty()
+            || map
+                .get("kind")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .is_empty()
         {
             map.insert("apiVersion".into(), Value::from(kind.api_version.as_str()));
             map.insert("kind".into(), Value::from(kind.kind.as_str()));
@@ -150,7 +158,9 @@ mod tests {
     }
 
     fn binding(param_ref: Value) -> Binding {
-        Binding::from_object(&json!({"metadata": {"name": "b"}, "spec": {"policyName": "p", "paramRef": param_ref}}))
+        Binding::from_object(
+            &json!({"metadata": {"name": "b"}, "spec": {"policyName": "p", "paramRef": param_ref}}),
+        )
     }
 
     fn source() -> Source {
@@ -194,7 +204,12 @@ mod tests {
             "cannot use namespaced paramRef in policy binding that matches cluster-scoped resources"
         );
         assert_eq!(
-            e(collect_params(&cm, &binding(json!({"name": "zz"})), "ns", &s)),
+            e(collect_params(
+                &cm,
+                &binding(json!({"name": "zz"})),
+                "ns",
+                &s
+            )),
             "no params found for policy binding with `Deny` parameterNotFoundAction"
         );
         assert!(collect_params(

@@ -48,7 +48,11 @@ impl AdmissionRequest<'_> {
         let mut r = Map::new();
         r.insert(
             "kind".into(),
-            gvk_json(&matched.kind.group, &matched.kind.version, &matched.kind.kind),
+            gvk_json(
+                &matched.kind.group,
+                &matched.kind.version,
+                &matched.kind.kind,
+            ),
         );
         r.insert(
             "resource".into(),

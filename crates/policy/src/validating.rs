@@ -91,7 +91,10 @@ pub struct Decision {
 /// An audit annotation's result.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AuditResult {
-    Publish { key: String, value: String },
+    Publish {
+        key: String,
+        value: String,
+    },
     Exclude,
     /// Under `failurePolicy: Fail`; denies directly.
     Error(String),
@@ -308,7 +311,9 @@ impl Collector<'_> {
             }
             None => format!("ValidatingAdmissionPolicy '{policy}' denied request: {detail}"),
         };
-        let reason = reason.filter(|r| !r.is_empty()).unwrap_or_else(|| "Invalid".into());
+        let reason = reason
+            .filter(|r| !r.is_empty())
+            .unwrap_or_else(|| "Invalid".into());
         self.outcome.denials.push(Denial {
             policy: policy.to_owned(),
             binding: binding.map(str::to_owned),
@@ -322,7 +327,12 @@ impl Collector<'_> {
     /// `attributes.AddAnnotation`: an existing key keeps its value (the server refuses the
     /// overwrite).
     fn annotate(&mut self, key: String, value: String) {
-        if !self.outcome.audit_annotations.iter().any(|(k, _)| *k == key) {
+        if !self
+            .outcome
+            .audit_annotations
+            .iter()
+            .any(|(k, _)| *k == key)
+        {
             self.outcome.audit_annotations.push((key, value));
         }
     }
@@ -345,13 +355,14 @@ pub fn validate(
     // The audit annotations of the current policy: key and distinct values.
     let mut current: Option<&str> = None;
     let mut collected: Vec<(String, Vec<String>)> = Vec::new();
-    let publish = |out: &mut Collector, policy: Option<&str>, collected: &mut Vec<(String, Vec<String>)>| {
-        if let Some(policy) = policy {
-            for (key, values) in collected.drain(..) {
-                out.annotate(format!("{policy}/{key}"), values.join(", "));
+    let publish =
+        |out: &mut Collector, policy: Option<&str>, collected: &mut Vec<(String, Vec<String>)>| {
+            if let Some(policy) = policy {
+                for (key, values) in collected.drain(..) {
+                    out.annotate(format!("{policy}/{key}"), values.join(", "));
+                }
             }
-        }
-    };
+        };
     for step in &steps {
         let name = step.policy_name();
         if current != Some(name) {
