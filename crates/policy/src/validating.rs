@@ -438,3 +438,248 @@ pub fn validate(
     publish(&mut out, current, &mut collected);
     outcome
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::matching::{Gvr, Request, Table};
+    use crate::params::ParamScope;
+    use kadmit_match::Gvk;
+    use serde_json::json;
+
+    struct Params(Vec<Value>);
+
+    impl ParamSource for Params {
+        fn scope(&self, _: &str, kind: &str) -> Option<ParamScope> {
+            (kind == "ConfigMap").then_some(ParamScope::Namespaced)
+        }
+        fn objects(&self, _: &str, _: &str) -> Vec<&Value> {
+            self.0.iter().collect()
+        }
+    }
+
+    fn policy(name: &str, spec: Value) -> ValidatingPolicy {
+        let mut spec = spec;
+        spec["matchConstraints"] = json!({"resourceRules": [{"apiGroups": [""], "apiVersions": ["v1"],
+            "operations": ["*"], "resources": ["configmaps"]}]});
+        ValidatingPolicy::from_object(&json!({"metadata": {"name": name}, "spec": spec}))
+    }
+
+    fn binding(name: &str, policy: &str, actions: &[&str], param_ref: Value) -> Binding {
+        Binding::from_object(&json!({"metadata": {"name": name}, "spec": {
+            "policyName": policy, "validationActions": actions, "paramRef": param_ref}}))
+    }
+
+    fn run(
+        policies: &[ValidatingPolicy],
+        bindings: &[Binding],
+        params: Vec<Value>,
+    ) -> ValidatingOutcome {
+        let object = json!({"apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": "cm", "namespace": "ns"}, "data": {"a": "x"}});
+        let request = AdmissionRequest {
+            attributes: Request {
+                operation: "CREATE",
+                kind: Gvk {
+                    group: String::new(),
+                    version: "v1".into(),
+                    kind: "ConfigMap".into(),
+                },
+                resource: Gvr::new("", "v1", "configmaps"),
+                name: "cm",
+                namespace: "ns",
+                object: Some(&object),
+                ..Request::default()
+            },
+            ..AdmissionRequest::default()
+        };
+        validate(
+            policies,
+            bindings,
+            &request,
+            &Table::builtin(),
+            &Params(params),
+        )
+    }
+
+    #[test]
+    fn message_fallbacks_reason_and_code() {
+        let p = policy(
+            "p",
+            json!({"validations": [
+                {"expression": "false", "messageExpression": "'  from ' + object.metadata.name + ' '"},
+                {"expression": "false", "messageExpression": "'two\\nlines'", "message": " static ", "reason": "Forbidden"},
+                {"expression": "false ", "messageExpression": "object.nope"},
+                {"expression": "true"},
+            ]}),
+        );
+        let out = run(&[p], &[binding("b", "p", &["Deny"], Value::Null)], vec![]);
+        let details: Vec<&str> = out.denials.iter().map(|d| d.detail.as_str()).collect();
+        assert_eq!(details, ["from cm", "static", "failed expression: false"]);
+        assert_eq!(
+            out.denials[0].message,
+            "ValidatingAdmissionPolicy 'p' with binding 'b' denied request: from cm"
+        );
+        assert_eq!(
+            (out.denials[0].reason.as_str(), out.denials[0].code),
+            ("Invalid", 422)
+        );
+        assert_eq!(
+            (out.denials[1].reason.as_str(), out.denials[1].code),
+            ("Forbidden", 403)
+        );
+    }
+
+    #[test]
+    fn runtime_errors_go_through_validation_actions() {
+        let p = policy(
+            "p",
+            json!({"validations": [{"expression": "object.nope == 1"}]}),
+        );
+        let out = run(
+            &[p],
+            &[binding("b", "p", &["Warn", "Audit"], Value::Null)],
+            vec![],
+        );
+        assert!(out.allowed());
+        assert_eq!(
+            out.warnings,
+            ["Validation failed for ValidatingAdmissionPolicy 'p' with binding 'b': expression 'object.nope == 1' resulted in error: no such key: nope"]
+        );
+        assert_eq!(out.audit_annotations, [(VALIDATION_FAILURE_KEY.to_owned(),
+            "[{\"message\":\"expression 'object.nope == 1' resulted in error: no such key: nope\",\"policy\":\"p\",\"binding\":\"b\",\"expressionIndex\":0,\"validationActions\":[\"Warn\",\"Audit\"]}]".to_owned())]);
+        let ignore = policy(
+            "p",
+            json!({"failurePolicy": "Ignore", "validations": [{"expression": "object.nope == 1"}]}),
+        );
+        let out = run(
+            &[ignore],
+            &[binding("b", "p", &["Deny"], Value::Null)],
+            vec![],
+        );
+        assert_eq!(out, ValidatingOutcome::default());
+    }
+
+    #[test]
+    fn config_errors_deny_whatever_the_actions() {
+        let p = policy(
+            "p",
+            json!({"paramKind": {"apiVersion": "v1", "kind": "ConfigMap"},
+                "validations": [{"expression": "true"}]}),
+        );
+        let out = run(
+            &[p],
+            &[binding("b", "p", &["Warn"], json!({"name": "missing"}))],
+            vec![],
+        );
+        assert_eq!(
+            out.denials[0].message,
+            "ValidatingAdmissionPolicy 'p' with binding 'b' denied request: failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction"
+        );
+        assert!(out.warnings.is_empty());
+        let allow = policy(
+            "p",
+            json!({"paramKind": {"apiVersion": "v1", "kind": "ConfigMap"},
+                "validations": [{"expression": "false"}]}),
+        );
+        let b = binding(
+            "b",
+            "p",
+            &["Deny"],
+            json!({"name": "missing", "parameterNotFoundAction": "Allow"}),
+        );
+        assert!(run(&[allow], &[b], vec![]).allowed());
+    }
+
+    #[test]
+    fn params_by_selector_and_audit_annotations_joined() {
+        let p = policy(
+            "p",
+            json!({"paramKind": {"apiVersion": "v1", "kind": "ConfigMap"},
+                "validations": [{"expression": "params.data.ok == 'yes'", "messageExpression": "'bad ' + params.metadata.name"}],
+                "auditAnnotations": [{"key": "k", "valueExpression": "params.data.ok"},
+                    {"key": "n", "valueExpression": "1"}]}),
+        );
+        let cm = |name: &str, ok: &str| json!({"metadata": {"name": name, "namespace": "ns"}, "data": {"ok": ok}});
+        let params = vec![cm("c", "yes"), cm("a", "no"), cm("b", "yes")];
+        let out = run(
+            &[p],
+            &[binding("b", "p", &["Deny"], json!({"selector": {}}))],
+            params,
+        );
+        let details: Vec<&str> = out.denials.iter().map(|d| d.detail.as_str()).collect();
+        assert_eq!(
+            details,
+            [
+                "bad a",
+                "valueExpression '1' resulted in unsupported return type: int. Return type must be either string or null.",
+                "valueExpression '1' resulted in unsupported return type: int. Return type must be either string or null.",
+                "valueExpression '1' resulted in unsupported return type: int. Return type must be either string or null.",
+            ]
+        );
+        assert_eq!(
+            out.audit_annotations,
+            [("p/k".to_owned(), "no, yes".to_owned())]
+        );
+    }
+
+    #[test]
+    fn conditions_skip_and_compile_errors_decide_at_runtime() {
+        let skipped = policy(
+            "a",
+            json!({"matchConditions": [{"name": "c", "expression": "object.data.a == 'y'"}],
+                "validations": [{"expression": "false"}]}),
+        );
+        let broken = policy(
+            "b",
+            json!({"validations": [{"expression": "object.data.a =="}]}),
+        );
+        let unknown = policy(
+            "c",
+            json!({"failurePolicy": "Sometimes", "paramKind": {"apiVersion": "v1", "kind": "Nope"},
+                "validations": [{"expression": "true"}]}),
+        );
+        let out = run(
+            &[unknown, broken, skipped],
+            &[
+                binding("ba", "a", &["Deny"], Value::Null),
+                binding("bb", "b", &["Deny"], Value::Null),
+                binding("bc", "c", &["Deny"], json!({"name": "x"})),
+            ],
+            vec![],
+        );
+        let details: Vec<&str> = out.denials.iter().map(|d| d.detail.as_str()).collect();
+        assert_eq!(details.len(), 2, "{details:?}");
+        assert!(
+            details[0].starts_with("compilation error: compilation failed: ERROR: <input>:1:"),
+            "{}",
+            details[0]
+        );
+        assert_eq!(details[1], "unrecognized failure policy: 'Sometimes'");
+    }
+
+    #[test]
+    fn per_call_limit_is_an_expression_error() {
+        let p = policy(
+            "p",
+            json!({"validations": [
+                {"expression": "[1,2,3,4,5,6,7,8,9,10].all(a, [1,2,3,4,5,6,7,8,9,10].all(b, [1,2,3,4,5,6,7,8,9,10].all(c, [1,2,3,4,5,6,7,8,9,10].all(d, [1,2,3,4,5,6,7,8,9,10].all(e, [1,2,3,4,5,6,7,8,9,10].all(f, true))))))"},
+            ]}),
+        );
+        let out = run(&[p], &[binding("b", "p", &["Deny"], Value::Null)], vec![]);
+        assert_eq!(out.denials.len(), 1);
+        assert!(
+            out.denials[0].detail.starts_with("expression '[1,2,3")
+                && out.denials[0].detail.ends_with(
+                    "resulted in error: operation cancelled: actual cost limit exceeded"
+                ),
+            "{}",
+            out.denials[0].detail
+        );
+    }
+
+    #[test]
+    fn go_json_escapes_html() {
+        assert_eq!(go_json_string("a<b>&'"), "\"a\\u003cb\\u003e\\u0026'\"");
+    }
+}
