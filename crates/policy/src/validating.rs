@@ -14,6 +14,12 @@
 //! `Audit` → the `validation_failure` audit annotation). The server reports only the first
 //! denial; [`ValidatingOutcome::denials`] keeps all of them in order, so the first one is
 //! the server's.
+//!
+//! Offline differences: the object is not converted to the version a `matchPolicy:
+//! Equivalent` rule matched (`request.kind`/`resource` do show the matched ones);
+//! `authorizer` is null (see `request`); when several `Audit` failures occur, the
+//! `validation_failure` annotation keeps the first, as the server's `AddAnnotation`
+//! refuses to overwrite a key with another value.
 
 use crate::compiled::{Binding, FailurePolicy, RunError, ValidatingPolicy, OUT_OF_BUDGET};
 use crate::conditions::{self, ConditionsResult};
