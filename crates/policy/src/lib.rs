@@ -4,9 +4,26 @@
 //! module follows; `../shared/peer-fixtures/admission-policies/cases.yaml` the upstream
 //! cases its tests load.
 //!
-//! Built so far (issue "VAP/MAP", not yet wired into the pipeline): `matching` (a policy's
-//! `matchConstraints` with a binding's `matchResources`) and `validation` (what the API
-//! server refuses when a policy or binding is created).
+//! Built so far (issue "VAP/MAP", not yet wired into the pipeline):
+//! - `matching`: a policy's `matchConstraints` with a binding's `matchResources`;
+//! - `validation`: what the API server refuses when a policy or binding is created;
+//! - `compiled`: policy and binding objects decoded with their defaults, every expression
+//!   compiled in its scope (shared by VAP and MAP: [`compiled::PolicyCore`]);
+//! - `params`: `CollectParams` over a caller's [`params::ParamSource`];
+//! - `request`: the CEL activation of a request (`object`, `oldObject`, `request`,
+//!   `params`, `namespaceObject`, `authorizer`);
+//! - `conditions`: `matchConditions` with their budget and result rule;
+//! - `dispatch`: the policy × binding × param iteration with configuration errors;
+//! - `validating`: ValidatingAdmissionPolicy evaluation: denials, warnings, audit
+//!   annotations.
+//!
+//! JSON in, outcome out: nothing here reads files or the cluster.
 
+pub mod compiled;
+pub mod conditions;
+pub mod dispatch;
 pub mod matching;
+pub mod params;
+pub mod request;
+pub mod validating;
 pub mod validation;

@@ -1,0 +1,127 @@
+//! The dispatch loop shared by VAP and MAP (AP `generic/policy_dispatcher.go`, the
+//! `Dispatch` loops of `validating/dispatcher.go` and `mutating/dispatcher.go`): for each
+//! policy, match `matchConstraints`; for each of its bindings, match `matchResources`;
+//! collect the params. The result is a list of [`Step`]s in a stable order (policy
+//! name, then binding name, then param order); upstream has no defined order between
+//! policies.
+//!
+//! Policies never apply to the four admission policy kinds themselves; a policy without a
+//! binding, and a binding whose policy is absent, do nothing.
+
+use crate::compiled::{Binding, Policy};
+use crate::matching::{match_resources, Equivalents, Matched, Request};
+use crate::params::{collect_params, ParamSource};
+use serde_json::Value;
+
+/// One step of the dispatch.
+#[derive(Debug)]
+pub enum Step<'p, P> {
+    /// A configuration error (`addConfigError`): `binding` is `None` for a policy-level
+    /// one. `message` is already worded `failed to configure policy|binding: …`.
+    ConfigError {
+        policy: &'p P,
+        binding: Option<&'p Binding>,
+        message: String,
+    },
+    /// A matching (policy, binding): one invocation per entry of `params` (none at all when
+    /// nothing was found and `parameterNotFoundAction` is `Allow`).
+    Invoke {
+        policy: &'p P,
+        binding: &'p Binding,
+        matched: Matched,
+        params: Vec<Option<Value>>,
+    },
+}
+
+impl<P: Policy> Step<'_, P> {
+    /// The policy's name.
+    pub fn policy_name(&self) -> &str {
+        match self {
+            Step::ConfigError { policy, .. } | Step::Invoke { policy, .. } => &policy.core().name,
+        }
+    }
+}
+
+const EXEMPT: [&str; 4] = [
+    "validatingadmissionpolicies",
+    "validatingadmissionpolicybindings",
+    "mutatingadmissionpolicies",
+    "mutatingadmissionpolicybindings",
+];
+
+/// Whether the request is for one of the policy kinds (never subject to policies).
+pub fn is_exempt(request: &Request) -> bool {
+    request.resource.group == "admissionregistration.k8s.io"
+        && EXEMPT.contains(&request.resource.resource.as_str())
+}
+
+/// Plans the dispatch of `request` over `policies` and `bindings`.
+pub fn plan<'p, P: Policy>(
+    policies: &'p [P],
+    bindings: &'p [Binding],
+    request: &Request,
+    equivalents: &dyn Equivalents,
+    params: &dyn ParamSource,
+) -> Vec<Step<'p, P>> {
+    let mut steps = Vec::new();
+    if is_exempt(request) {
+        return steps;
+    }
+    let mut ordered: Vec<&P> = policies.iter().collect();
+    ordered.sort_by(|a, b| a.core().name.cmp(&b.core().name));
+    let mut bindings: Vec<&Binding> = bindings.iter().collect();
+    bindings.sort_by(|a, b| a.name.cmp(&b.name));
+    for policy in ordered {
+        let core = policy.core();
+        let own: Vec<&Binding> = bindings
+            .iter()
+            .copied()
+            .filter(|b| b.policy_name == core.name)
+            .collect();
+        if own.is_empty() {
+            continue;
+        }
+        let matched = match match_resources(&core.match_constraints, request, equivalents) {
+            Err(e) => {
+                steps.push(Step::ConfigError {
+                    policy,
+                    binding: None,
+                    message: format!("failed to configure policy: {e}"),
+                });
+                continue;
+            }
+            Ok(None) => continue,
+            Ok(Some(m)) => m,
+        };
+        for binding in own {
+            if let Some(resources) = &binding.match_resources {
+                match match_resources(resources, request, equivalents) {
+                    Err(e) => {
+                        steps.push(Step::ConfigError {
+                            policy,
+                            binding: Some(binding),
+                            message: format!("failed to configure binding: {e}"),
+                        });
+                        continue;
+                    }
+                    Ok(None) => continue,
+                    Ok(Some(_)) => {}
+                }
+            }
+            match collect_params(core, binding, request.namespace, params) {
+                Err(e) => steps.push(Step::ConfigError {
+                    policy,
+                    binding: Some(binding),
+                    message: format!("failed to configure binding: {e}"),
+                }),
+                Ok(found) => steps.push(Step::Invoke {
+                    policy,
+                    binding,
+                    matched: matched.clone(),
+                    params: found,
+                }),
+            }
+        }
+    }
+    steps
+}

@@ -1,0 +1,275 @@
+//! The CEL activation of an admission request (AP `plugin/cel/activation.go`,
+//! `condition.go` `CreateAdmissionRequest` / `CreateNamespaceObject`; reference §5, §10):
+//! `object`, `oldObject`, `request`, `params`, `namespaceObject`, `authorizer`.
+//!
+//! There is no authorizer offline: `authorizer` is declared (expressions using it compile)
+//! and evaluates to null, so any check such as
+//! `authorizer.group('').resource('pods').check('get').allowed()` fails at evaluation with
+//! a CEL error (`no such overload` / `no such key`), which goes through the policy's
+//! `failurePolicy` like any runtime error.
+
+use crate::matching::{Matched, Request};
+use kadmit_schema::cel::expression::Activation;
+use serde_json::{json, Map, Value};
+
+/// `authenticationv1.UserInfo`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct UserInfo {
+    pub username: String,
+    pub uid: String,
+    pub groups: Vec<String>,
+    /// Extra attributes, in the order given.
+    pub extra: Vec<(String, Vec<String>)>,
+}
+
+/// An admission request as the policy plugins see it: the matching attributes plus who
+/// sends it and whether it is a dry run.
+#[derive(Debug, Clone, Default)]
+pub struct AdmissionRequest<'a> {
+    pub attributes: Request<'a>,
+    pub user_info: UserInfo,
+    pub dry_run: bool,
+}
+
+fn gvk_json(group: &str, version: &str, kind: &str) -> Value {
+    json!({"group": group, "version": version, "kind": kind})
+}
+
+fn gvr_json(group: &str, version: &str, resource: &str) -> Value {
+    json!({"group": group, "version": version, "resource": resource})
+}
+
+impl AdmissionRequest<'_> {
+    /// `request`: the `admission.k8s.io/v1` AdmissionRequest as JSON (fields with
+    /// `omitempty` left out when empty; no `uid`, `object`, `oldObject`). `kind`/`resource`
+    /// are the matched (equivalent) ones, `requestKind`/`requestResource` the request's.
+    pub fn request_value(&self, matched: &Matched) -> Value {
+        let a = &self.attributes;
+        let mut r = Map::new();
+        r.insert(
+            "kind".into(),
+            gvk_json(
+                &matched.kind.group,
+                &matched.kind.version,
+                &matched.kind.kind,
+            ),
+        );
+        r.insert(
+            "resource".into(),
+            gvr_json(
+                &matched.resource.group,
+                &matched.resource.version,
+                &matched.resource.resource,
+            ),
+        );
+        if !a.subresource.is_empty() {
+            r.insert("subResource".into(), Value::from(a.subresource));
+        }
+        r.insert(
+            "requestKind".into(),
+            gvk_json(&a.kind.group, &a.kind.version, &a.kind.kind),
+        );
+        r.insert(
+            "requestResource".into(),
+            gvr_json(&a.resource.group, &a.resource.version, &a.resource.resource),
+        );
+        if !a.subresource.is_empty() {
+            r.insert("requestSubResource".into(), Value::from(a.subresource));
+        }
+        if !a.name.is_empty() {
+            r.insert("name".into(), Value::from(a.name));
+        }
+        if !a.namespace.is_empty() {
+            r.insert("namespace".into(), Value::from(a.namespace));
+        }
+        r.insert("operation".into(), Value::from(a.operation));
+        let u = &self.user_info;
+        let mut user = Map::new();
+        if !u.username.is_empty() {
+            user.insert("username".into(), Value::from(u.username.as_str()));
+        }
+        if !u.uid.is_empty() {
+            user.insert("uid".into(), Value::from(u.uid.as_str()));
+        }
+        if !u.groups.is_empty() {
+            user.insert("groups".into(), Value::from(u.groups.clone()));
+        }
+        if !u.extra.is_empty() {
+            let extra: Map<String, Value> = u
+                .extra
+                .iter()
+                .map(|(k, v)| (k.clone(), Value::from(v.clone())))
+                .collect();
+            user.insert("extra".into(), Value::Object(extra));
+        }
+        r.insert("userInfo".into(), Value::Object(user));
+        r.insert("dryRun".into(), Value::Bool(self.dry_run));
+        let options = match a.operation {
+            "CREATE" => Some("CreateOptions"),
+            "UPDATE" => Some("UpdateOptions"),
+            "DELETE" => Some("DeleteOptions"),
+            _ => None,
+        };
+        if let Some(kind) = options {
+            r.insert(
+                "options".into(),
+                json!({"kind": kind, "apiVersion": "meta.k8s.io/v1"}),
+            );
+        }
+        Value::Object(r)
+    }
+
+    /// Whether the request is for a core v1 Namespace (the dispatcher then gives no
+    /// `namespaceObject`).
+    fn is_namespace_kind(&self) -> bool {
+        let k = &self.attributes.kind;
+        k.group.is_empty() && k.version == "v1" && k.kind == "Namespace"
+    }
+
+    /// `namespaceObject`: null for cluster-scoped requests and Namespace objects; else the
+    /// request's Namespace (the caller's document, or one carrying only its name and the
+    /// `kubernetes.io/metadata.name` label), trimmed as `CreateNamespaceObject` trims it.
+    pub fn namespace_object(&self) -> Value {
+        let name = self.attributes.namespace;
+        if name.is_empty() || self.is_namespace_kind() {
+            return Value::Null;
+        }
+        match self.attributes.namespace_object {
+            Some(ns) => trim_namespace(ns),
+            None => json!({"metadata": {
+                "name": name,
+                "labels": {"kubernetes.io/metadata.name": name},
+            }}),
+        }
+    }
+
+    /// `oldObject` as CEL sees it: null on CREATE whatever the caller passed.
+    fn old_object_value(&self) -> Value {
+        if self.attributes.operation == "CREATE" {
+            return Value::Null;
+        }
+        self.attributes.old_object.cloned().unwrap_or(Value::Null)
+    }
+
+    /// `object`: null on DELETE.
+    fn object_value(&self) -> Value {
+        if self.attributes.operation == "DELETE" {
+            return Value::Null;
+        }
+        self.attributes.object.cloned().unwrap_or(Value::Null)
+    }
+
+    /// The activation of one invocation. `namespace_object` is [`Self::namespace_object`]
+    /// for validations and mutations, null for matchConditions (the matcher passes none).
+    pub fn activation(
+        &self,
+        matched: &Matched,
+        params: Option<&Value>,
+        namespace_object: Value,
+    ) -> Activation {
+        Activation::new()
+            .with("object", self.object_value())
+            .with("oldObject", self.old_object_value())
+            .with("request", self.request_value(matched))
+            .with("params", params.cloned().unwrap_or(Value::Null))
+            .with("namespaceObject", namespace_object)
+            .with("authorizer", Value::Null)
+    }
+}
+
+/// The fields `CreateNamespaceObject` copies: metadata's name, generateName, namespace,
+/// uid, resourceVersion, generation, creationTimestamp, deletionTimestamp,
+/// deletionGracePeriodSeconds, labels, annotations, finalizers; spec; status. No
+/// apiVersion/kind (a typed object without TypeMeta).
+pub fn trim_namespace(namespace: &Value) -> Value {
+    const META: [&str; 12] = [
+        "name",
+        "generateName",
+        "namespace",
+        "uid",
+        "resourceVersion",
+        "generation",
+        "creationTimestamp",
+        "deletionTimestamp",
+        "deletionGracePeriodSeconds",
+        "labels",
+        "annotations",
+        "finalizers",
+    ];
+    let mut out = Map::new();
+    let mut metadata = Map::new();
+    if let Some(m) = namespace.get("metadata").and_then(Value::as_object) {
+        for key in META {
+            if let Some(v) = m.get(key).filter(|v| !v.is_null()) {
+                metadata.insert(key.to_owned(), v.clone());
+            }
+        }
+    }
+    out.insert("metadata".into(), Value::Object(metadata));
+    for key in ["spec", "status"] {
+        if let Some(v) = namespace.get(key).filter(|v| !v.is_null()) {
+            out.insert(key.to_owned(), v.clone());
+        }
+    }
+    Value::Object(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::matching::Gvr;
+    use kadmit_match::Gvk;
+
+    fn gvk(g: &str, v: &str, k: &str) -> Gvk {
+        Gvk {
+            group: g.into(),
+            version: v.into(),
+            kind: k.into(),
+        }
+    }
+
+    #[test]
+    fn request_and_namespace_object() {
+        let object = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}});
+        let ns = json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "n",
+            "labels": {"a": "b"}, "managedFields": [{}], "ownerReferences": []}, "status": {"phase": "Active"}});
+        let r = AdmissionRequest {
+            attributes: Request {
+                operation: "CREATE",
+                kind: gvk("", "v1", "Pod"),
+                resource: Gvr::new("", "v1", "pods"),
+                name: "p",
+                namespace: "n",
+                object: Some(&object),
+                old_object: Some(&object),
+                namespace_object: Some(&ns),
+                ..Request::default()
+            },
+            user_info: UserInfo {
+                username: "u".into(),
+                groups: vec!["g".into()],
+                ..UserInfo::default()
+            },
+            dry_run: false,
+        };
+        let matched = Matched {
+            resource: Gvr::new("", "v1", "pods"),
+            kind: gvk("", "v1", "Pod"),
+        };
+        assert_eq!(
+            r.request_value(&matched),
+            json!({"kind": {"group": "", "version": "v1", "kind": "Pod"},
+                "resource": {"group": "", "version": "v1", "resource": "pods"},
+                "requestKind": {"group": "", "version": "v1", "kind": "Pod"},
+                "requestResource": {"group": "", "version": "v1", "resource": "pods"},
+                "name": "p", "namespace": "n", "operation": "CREATE",
+                "userInfo": {"username": "u", "groups": ["g"]}, "dryRun": false,
+                "options": {"kind": "CreateOptions", "apiVersion": "meta.k8s.io/v1"}})
+        );
+        assert_eq!(
+            r.namespace_object(),
+            json!({"metadata": {"name": "n", "labels": {"a": "b"}}, "status": {"phase": "Active"}})
+        );
+        assert_eq!(r.old_object_value(), Value::Null);
+    }
+}
