@@ -6,7 +6,9 @@
 //!
 //! Built so far (issue "VAP/MAP", not yet wired into the pipeline): `matching` (a policy's
 //! `matchConstraints` with a binding's `matchResources`) and `validation` (what the API
-//! server refuses when a policy or binding is created).
+//! server refuses when a policy or binding is created), and of MAP's `mutating`, the JSONPatch
+//! application (`mutating::json_patch`).
 
 pub mod matching;
+pub mod mutating;
 pub mod validation;
