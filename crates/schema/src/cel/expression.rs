@@ -902,10 +902,9 @@ impl Checker<'_> {
                 } else if self.declarations.mutation && mutation::is_object_type(name) {
                     ResultType::Object
                 } else {
-                    let root = name.split('.').next().unwrap_or(name);
                     return Err((
                         expr.id,
-                        format!("undeclared reference to '{root}' (in container '')"),
+                        format!("undeclared reference to '{name}' (in container '')"),
                     ));
                 };
                 for entry in &s.entries {

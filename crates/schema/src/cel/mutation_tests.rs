@@ -56,7 +56,7 @@ fn the_types_are_undeclared_without_the_mutation_flag() {
     let vap = Declarations::admission(true, false);
     for (source, name) in [
         ("Object{}", "Object"),
-        ("Object.spec{replicas: 1}", "Object"),
+        ("Object.spec{replicas: 1}", "Object.spec"),
         ("[JSONPatch{op: \"add\"}]", "JSONPatch"),
     ] {
         let e = compile(source, &vap).unwrap_err().detail;
@@ -68,6 +68,11 @@ fn the_types_are_undeclared_without_the_mutation_flag() {
         );
         assert!(compile(source, &map()).is_ok(), "{source}");
     }
+    let e = compile("acme.Account{id: 1}", &map()).unwrap_err().detail;
+    assert_eq!(
+        e,
+        "compilation failed: ERROR: <input>:1:13: undeclared reference to 'acme.Account' (in container '')"
+    );
 }
 
 #[test]
