@@ -15,7 +15,9 @@
 //! - `conditions`: `matchConditions` with their budget and result rule;
 //! - `dispatch`: the policy × binding × param iteration with configuration errors;
 //! - `validating`: ValidatingAdmissionPolicy evaluation: denials, warnings, audit
-//!   annotations.
+//!   annotations;
+//! - `mutating`: MutatingAdmissionPolicy, the JSONPatch application
+//!   (`mutating::json_patch`).
 //!
 //! JSON in, outcome out: nothing here reads files or the cluster.
 
@@ -23,6 +25,7 @@ pub mod compiled;
 pub mod conditions;
 pub mod dispatch;
 pub mod matching;
+pub mod mutating;
 pub mod params;
 pub mod request;
 pub mod validating;

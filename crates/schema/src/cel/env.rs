@@ -52,6 +52,19 @@ pub fn env() -> Arc<Env> {
     .clone()
 }
 
+/// The environment of MutatingAdmissionPolicy expressions: the shared one plus the
+/// `Object`/`JSONPatch` constructor (`mutation`).
+pub fn mutation_env() -> Arc<Env> {
+    static ENV: OnceLock<Arc<Env>> = OnceLock::new();
+    ENV.get_or_init(|| {
+        let mut env = build().expect("the CRD CEL environment declares each overload once");
+        super::mutation::register(&mut env)
+            .expect("the mutation types are declared once, in their own environment");
+        Arc::new(env)
+    })
+    .clone()
+}
+
 fn build() -> Result<Env, cel::DeclarationError> {
     let mut env = Env::stdlib();
     env.add_extension(cel::extensions::strings)?;
@@ -96,6 +109,7 @@ fn build() -> Result<Env, cel::DeclarationError> {
     env.add_overload(BUILT, BUILT, vec![DYN_TYPE], built)?;
     convert::register(&mut env)?;
     library::register(&mut env)?;
+    super::mutation::register_escape_key(&mut env)?;
     Ok(env)
 }
 

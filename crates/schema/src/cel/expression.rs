@@ -19,7 +19,15 @@
 //! - the estimated (static) cost is not checked; the runtime per-call limit and budget are;
 //! - there is no authorizer: `authorizer` can be declared, and is null when evaluated;
 //! - `namespaceObject` is untyped (the server types it as a Namespace);
-//! - optional types and the MAP `Object`/`JSONPatch` types are whatever `cel` 0.15 parses.
+//! - optional types are whatever `cel` 0.15 parses;
+//! - the MAP `Object` family is not typed against the kind's schema: `Object.spec{x: 1}`
+//!   compiles for any field name; only the type names are checked, at evaluation
+//!   ([`Invocation::evaluate_apply_configuration`], [`Invocation::evaluate_json_patch`]).
+//!
+//! MAP expressions ([`Declarations::with_mutation_types`]) may construct `Object{...}`,
+//! `Object.<field>...{...}` and `JSONPatch{...}` (see `mutation`); without it a struct
+//! literal is an undeclared reference, as in cel-go. `jsonpatch.escapeKey` is in every
+//! environment, as the Kubernetes base environment has held the library since 1.32.
 //!
 //! `variables` ([`Invocation`]): each variable an expression references (by
 //! `variables.<name>`, transitively) is evaluated before the expression, once per
@@ -34,6 +42,7 @@ use super::compile::{self, Expression};
 use super::cost::{self, EXCEEDED, PER_CALL_LIMIT, VALIDATION_BUDGET};
 use super::env;
 use super::errors::go_text;
+use super::mutation;
 use super::value::untyped;
 use crate::schema::Schema;
 use base64::Engine;
@@ -62,6 +71,12 @@ pub enum ResultType {
     Duration,
     Timestamp,
     Type,
+    /// A MAP `Object` (or `Object.<field>...`) value.
+    Object,
+    /// A MAP `JSONPatch` value.
+    JsonPatch,
+    /// `list(JSONPatch)`.
+    JsonPatchList,
 }
 
 impl ResultType {
@@ -81,6 +96,9 @@ impl ResultType {
             ResultType::Duration => "google.protobuf.Duration",
             ResultType::Timestamp => "google.protobuf.Timestamp",
             ResultType::Type => "type",
+            ResultType::Object => "Object",
+            ResultType::JsonPatch => "JSONPatch",
+            ResultType::JsonPatchList => "list(JSONPatch)",
         }
     }
 
@@ -95,7 +113,13 @@ impl ResultType {
     fn scalar(self) -> bool {
         !matches!(
             self,
-            ResultType::Dyn | ResultType::List | ResultType::Map | ResultType::Type
+            ResultType::Dyn
+                | ResultType::List
+                | ResultType::Map
+                | ResultType::Type
+                | ResultType::Object
+                | ResultType::JsonPatch
+                | ResultType::JsonPatchList
         )
     }
 }
@@ -125,6 +149,8 @@ pub struct Declarations {
     /// `authorizer.requestResource` is declared as a qualified name.
     pub names: Vec<String>,
     pub variables: VariablesDecl,
+    /// The MAP types: `Object` struct literals and `JSONPatch`.
+    pub mutation: bool,
 }
 
 impl Declarations {
@@ -132,6 +158,7 @@ impl Declarations {
         Declarations {
             names: names.into_iter().map(Into::into).collect(),
             variables: VariablesDecl::Undeclared,
+            mutation: false,
         }
     }
 
@@ -151,6 +178,13 @@ impl Declarations {
 
     pub fn with_variables(mut self, variables: VariablesDecl) -> Self {
         self.variables = variables;
+        self
+    }
+
+    /// Declares the MutatingAdmissionPolicy types (AP `mutating/compilation.go`): `Object`
+    /// and any `Object.<field>...` struct literal, and `JSONPatch{op, path, from, value}`.
+    pub fn with_mutation_types(mut self) -> Self {
+        self.mutation = true;
         self
     }
 
@@ -212,6 +246,8 @@ pub struct CompiledExpression {
     variables_used: Vec<String>,
     /// Whether it uses `variables` other than by selecting a field.
     all_variables: bool,
+    /// Compiled with the MAP types (runs in their environment).
+    mutation: bool,
 }
 
 /// The values of the declared variables for one evaluation; a declared name without a
@@ -267,6 +303,9 @@ pub fn compile(
         })?;
     let mut next_id = 1 << 50;
     expand_bind(&mut program.tree, &mut next_id);
+    if declarations.mutation {
+        mutation::rewrite_structs(&mut program.tree, &mut next_id);
+    }
     Ok(CompiledExpression {
         source: source.to_owned(),
         program,
@@ -274,6 +313,7 @@ pub fn compile(
         names: declarations.names.clone(),
         variables_used: checker.variables_used,
         all_variables: checker.all_variables,
+        mutation: declarations.mutation,
     })
 }
 
@@ -390,15 +430,24 @@ impl CompiledExpression {
         self.output
     }
 
-    /// compile.go's return-type check: `Err("must evaluate to bool")`, or
-    /// `Err("must evaluate to one of [string null_type]")`, when the output type is known
+    /// compile.go's return-type check: `Err("must evaluate to bool")`,
+    /// `Err("must evaluate to one of [string null_type]")`, or for the MAP outputs
+    /// `Err("must evaluate to Object but got string")` (`list(JSONPatch)` likewise, which a
+    /// list literal of untyped elements passes), when the output type is known
     /// and not one of `allowed`. A `dyn` output passes (see the module doc); an empty
     /// `allowed` accepts any type (cel-go's `AnyType`, as for variables).
     pub fn check_output(&self, allowed: &[ResultType]) -> Result<(), String> {
         if allowed.is_empty() || self.output == ResultType::Dyn || allowed.contains(&self.output) {
             return Ok(());
         }
+        // A list literal of dynamically typed elements may still hold JSONPatch values.
+        if self.output == ResultType::List && allowed.contains(&ResultType::JsonPatchList) {
+            return Ok(());
+        }
         Err(match allowed {
+            [one @ (ResultType::Object | ResultType::JsonPatchList)] => {
+                format!("must evaluate to {one} but got {}", self.output)
+            }
             [one] => format!("must evaluate to {one}"),
             _ => {
                 let names: Vec<&str> = allowed.iter().map(|t| t.name()).collect();
@@ -423,7 +472,24 @@ impl CompiledExpression {
         variables: Option<Box<dyn Val>>,
         budget: u64,
     ) -> (Result<Value, EvalError>, u64) {
-        let mut context = Context::with_env(env::env());
+        self.run_with(activation, variables, budget, &|v| {
+            to_json(v).map_err(EvalError::Failed)
+        })
+    }
+
+    /// Evaluates, then converts the CEL result with `convert`.
+    fn run_with<T>(
+        &self,
+        activation: &Activation,
+        variables: Option<Box<dyn Val>>,
+        budget: u64,
+        convert: &dyn Fn(&CelValue) -> Result<T, EvalError>,
+    ) -> (Result<T, EvalError>, u64) {
+        let mut context = Context::with_env(if self.mutation {
+            env::mutation_env()
+        } else {
+            env::env()
+        });
         for name in &self.names {
             if name.contains('.') {
                 continue;
@@ -448,7 +514,7 @@ impl CompiledExpression {
             return (Err(error), spent);
         }
         let result = match result {
-            Ok(v) => to_json(&v).map_err(EvalError::Failed),
+            Ok(v) => convert(&v),
             Err(e) => Err(EvalError::Failed(go_text(&e))),
         };
         (result, spent)
@@ -488,11 +554,47 @@ impl<'a> Invocation<'a> {
 
     /// Evaluates `expression`, after the variables it references.
     pub fn evaluate(&mut self, expression: &CompiledExpression) -> Result<Value, EvalError> {
+        self.evaluate_with(expression, &|v| to_json(v).map_err(EvalError::Failed))
+    }
+
+    /// Evaluates a MAP ApplyConfiguration expression (smd.go): the `Object{...}` it returns
+    /// as plain JSON, after the type-name check (`type mismatch: unexpected type name
+    /// "Object.specx", expected "Object.spec", which matches field name path from root
+    /// Object type`). Any other result is `must evaluate to Object but got <type>`.
+    pub fn evaluate_apply_configuration(
+        &mut self,
+        expression: &CompiledExpression,
+    ) -> Result<Value, EvalError> {
+        self.evaluate_with(expression, &|v| {
+            mutation::apply_configuration(v, &to_json).map_err(EvalError::Failed)
+        })
+    }
+
+    /// Evaluates a MAP JSONPatch expression (json_patch.go): each `JSONPatch` of the list
+    /// it returns as an RFC 6902 operation `{op, path, from?, value?}`. Values may be CEL
+    /// maps and lists, `Object` initializers (type names checked as for an apply
+    /// configuration) or parts of `object`. Anything but a list of `JSONPatch` is
+    /// `type mismatch: JSONPatchType.expression should evaluate to array of JSONPatch
+    /// types, got element of <type>` (or `... to array, got <type>`).
+    pub fn evaluate_json_patch(
+        &mut self,
+        expression: &CompiledExpression,
+    ) -> Result<Vec<Value>, EvalError> {
+        self.evaluate_with(expression, &|v| {
+            mutation::json_patch(v, &to_json).map_err(EvalError::Failed)
+        })
+    }
+
+    fn evaluate_with<T>(
+        &mut self,
+        expression: &CompiledExpression,
+        convert: &dyn Fn(&CelValue) -> Result<T, EvalError>,
+    ) -> Result<T, EvalError> {
         if self.budget == 0 {
             return Err(EvalError::BudgetExhausted);
         }
         let bound = self.bind(expression)?;
-        let (result, spent) = expression.run(self.activation, bound, self.budget);
+        let (result, spent) = expression.run_with(self.activation, bound, self.budget, convert);
         self.budget = self.budget.saturating_sub(spent);
         match result {
             Err(EvalError::Failed(text)) => {
@@ -610,6 +712,7 @@ fn to_json(value: &CelValue) -> Result<Value, String> {
                 None => text,
             })
         }
+        CelValue::Struct(s) => mutation::struct_to_json(s, &to_json)?,
         other => return Err(format!("unsupported result type: {:?}", other.type_of())),
     })
 }
@@ -732,6 +835,11 @@ impl Checker<'_> {
                     }
                 }
                 let operand = self.infer(&select.operand)?;
+                if operand == ResultType::JsonPatch
+                    && !mutation::JSON_PATCH_FIELDS.contains(&select.field.as_str())
+                {
+                    return Err((expr.id, format!("undefined field '{}'", select.field)));
+                }
                 if select.test {
                     ResultType::Bool
                 } else if operand == ResultType::Type {
@@ -763,10 +871,15 @@ impl Checker<'_> {
                 }
             }
             Expr::List(list) => {
+                let mut all_patches = !list.elements.is_empty();
                 for e in &list.elements {
-                    self.infer(e)?;
+                    all_patches &= self.infer(e)? == ResultType::JsonPatch;
                 }
-                ResultType::List
+                if all_patches {
+                    ResultType::JsonPatchList
+                } else {
+                    ResultType::List
+                }
             }
             Expr::Map(map) => {
                 for entry in &map.entries {
@@ -783,12 +896,28 @@ impl Checker<'_> {
                 ResultType::Map
             }
             Expr::Struct(s) => {
+                let name = s.type_name.as_str();
+                let ty = if self.declarations.mutation && name == mutation::JSON_PATCH {
+                    ResultType::JsonPatch
+                } else if self.declarations.mutation && mutation::is_object_type(name) {
+                    ResultType::Object
+                } else {
+                    return Err((
+                        expr.id,
+                        format!("undeclared reference to '{name}' (in container '')"),
+                    ));
+                };
                 for entry in &s.entries {
                     if let EntryExpr::StructField(f) = &entry.expr {
+                        if ty == ResultType::JsonPatch
+                            && !mutation::JSON_PATCH_FIELDS.contains(&f.field.as_str())
+                        {
+                            return Err((entry.id, format!("undefined field '{}'", f.field)));
+                        }
                         self.infer(&f.value)?;
                     }
                 }
-                ResultType::Dyn
+                ty
             }
             Expr::Unspecified => ResultType::Dyn,
         })
@@ -940,6 +1069,9 @@ impl Checker<'_> {
                 _,
             ) if member || name == "quote" => T::String,
             ("split", _) if member => T::List,
+            ("escapeKey", [_]) if matches!(call.target.as_deref(), Some(IdedExpr { expr: Expr::Ident(n), .. }) if n == "jsonpatch") => {
+                T::String
+            }
             _ => T::Dyn,
         })
     }

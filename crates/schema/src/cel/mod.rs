@@ -16,6 +16,9 @@ pub mod expression;
 mod expression_tests;
 mod klist;
 mod library;
+pub mod mutation;
+#[cfg(test)]
+mod mutation_tests;
 mod rules;
 #[cfg(test)]
 mod tests;
