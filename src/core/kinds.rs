@@ -105,6 +105,12 @@ impl KindTable {
         );
     }
 
+    /// Whether a CustomResourceDefinition of the run defines the kind.
+    pub fn is_custom(&self, group: &str, kind: &str) -> bool {
+        self.custom
+            .contains_key(&(group.to_owned(), kind.to_owned()))
+    }
+
     pub fn scope_of(&self, group: &str, kind: &str) -> Scope {
         if let Some(custom) = self.custom.get(&(group.to_owned(), kind.to_owned())) {
             return custom.scope;

@@ -248,7 +248,7 @@ impl Pipeline {
     /// Every mutator once, then at most one reinvocation round (the API server's rule).
     fn run_mutating_phase(&self, resource: &mut Resource, cx: &Context, record: &mut Admission) {
         // What each reinvocable stage saw last: its reruns, or the object it left.
-        let mut reinvocable: Vec<(&dyn Mutator, Option<Box<dyn Rerun + '_>>, Value)> = Vec::new();
+        let mut reinvocable: Vec<Reinvocable<'_>> = Vec::new();
         for mutator in &self.mutating {
             let (mutation, rerun) = mutator.first_pass(resource, cx);
             record.changes.extend(mutation.changes);
@@ -280,6 +280,10 @@ impl Pipeline {
         }
     }
 }
+
+/// A reinvocable stage after the first pass: the stage, its parts' reruns (if it is
+/// reinvoked part by part) and the object as it left it.
+type Reinvocable<'s> = (&'s dyn Mutator, Option<Box<dyn Rerun + 's>>, Value);
 
 fn run_mutators<'a>(
     mutators: impl Iterator<Item = &'a Box<dyn Mutator>>,

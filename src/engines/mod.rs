@@ -8,3 +8,4 @@ pub mod gatekeeper;
 pub mod generator;
 pub mod kubemod;
 pub mod module;
+pub mod policy;

@@ -13,6 +13,7 @@ use crate::engines::gatekeeper::{self, Gatekeeper};
 use crate::engines::generator::{self, discovery::Catalog, Generators};
 use crate::engines::kubemod::{self, KubeMod};
 use crate::engines::module::{self, Modules};
+use crate::engines::policy::{self, AdmissionPolicies};
 use crate::run::{strict, Options};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -56,7 +57,17 @@ pub fn compile(
             },
         }) as Box<dyn Engine>
     });
-    let engines: [Box<dyn Engine>; 5] = [
+    let engines: [Box<dyn Engine>; 6] = [
+        // First of the mutating and of the validating phase: the server runs the policy
+        // plugins before the webhooks (KubeMod, Gatekeeper and modules are webhooks).
+        Box::new(AdmissionPolicies {
+            settings: policy::Settings {
+                minor,
+                field_validation: options.field_validation,
+                user: options.user.clone(),
+                groups: options.groups.clone(),
+            },
+        }),
         Box::new(KubeMod {
             settings: kubemod::stages::Settings {
                 cluster_modrules_namespace: options.cluster_modrules_namespace.clone(),

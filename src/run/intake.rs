@@ -396,7 +396,10 @@ impl Intake {
             let id = &item.resource.id;
             if item.family.is_none() && wanted(&id.group, &id.kind) {
                 let key = (id.group.clone(), id.kind.clone());
-                objects.entry(key).or_default().push(item.resource.value.clone());
+                objects
+                    .entry(key)
+                    .or_default()
+                    .push(item.resource.value.clone());
             }
         }
         for slot in self.slots.iter().filter(|slot| !slot.list) {
