@@ -271,3 +271,63 @@ fn common_policy_expressions_compile() {
         }
     }
 }
+
+#[test]
+fn selecting_on_a_null_variable_is_no_such_key() {
+    // `params` without a paramRef, `oldObject` on CREATE: cel-go's `refQualify`.
+    let activation = Activation::new().with("object", json!({"metadata": {"name": "web"}}));
+    let no_key = |k: &str| Err(EvalError::Failed(format!("no such key: {k}")));
+    assert_eq!(
+        eval("params.metadata.name == 'x'", &activation),
+        no_key("metadata")
+    );
+    assert_eq!(
+        eval("oldObject['metadata']", &activation),
+        no_key("metadata")
+    );
+    assert_eq!(eval("has(params.metadata)", &activation), Ok(json!(false)));
+    assert_eq!(
+        eval("has(params.metadata.name)", &activation),
+        no_key("metadata")
+    );
+    assert_eq!(
+        eval(
+            "has(params.metadata) && params.metadata.name == 'x'",
+            &activation
+        ),
+        Ok(json!(false))
+    );
+    assert_eq!(
+        eval("params == null && null == params", &activation),
+        Ok(json!(true))
+    );
+    assert_eq!(eval("params", &activation), Ok(Value::Null));
+    // A bound value selects as before; a comprehension variable shadows the name.
+    assert_eq!(eval("object.metadata.name", &activation), Ok(json!("web")));
+    assert_eq!(eval("has(object.metadata)", &activation), Ok(json!(true)));
+    assert_eq!(
+        eval("[{'a': 1}].all(params, params.a == 1)", &activation),
+        Ok(json!(true))
+    );
+    assert_eq!(
+        eval("cel.bind(params, {'a': 2}, params.a)", &activation),
+        Ok(json!(2))
+    );
+    // The qualified declaration is not a selection on `authorizer`.
+    assert!(compile("authorizer.requestResource == null", &admission()).is_ok());
+}
+
+#[test]
+fn selecting_on_a_scalar_type_is_a_compile_error() {
+    // cel-go's checker on a null literal, unlike a variable bound to null.
+    assert_eq!(
+        compile_error("null.metadata == 1", &admission()),
+        "compilation failed: ERROR: <input>:1:5: type 'null_type' does not support field selection"
+    );
+    let e = compile_error("has('s'.x)", &admission());
+    assert!(
+        e.ends_with("type 'string' does not support field selection"),
+        "{e}"
+    );
+    assert!(compile("dyn(null).x == 1", &admission()).is_ok());
+}
