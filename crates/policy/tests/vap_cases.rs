@@ -28,10 +28,6 @@ const ALLOW_LIST: &[(&str, &str)] = &[
         "validatingadmissionpolicy_test-17",
         "expects upstream's expressionIndex 1 (its harness prepends a marker validation); the policy as transcribed gives 0, as the case's `derived` says",
     ),
-    (
-        "condition_test-16",
-        "namespaceObject is untyped in kadmit_schema's CEL: `namespaceObject.metadata.managedFields` is a runtime `no such key`, not the compile error `undefined field 'managedFields'`",
-    ),
 ];
 
 fn ci() -> bool {

@@ -18,7 +18,10 @@
 //!   `object.spec.enabled` as a validation is refused there, accepted here);
 //! - the estimated (static) cost is not checked; the runtime per-call limit and budget are;
 //! - there is no authorizer: `authorizer` can be declared, and is null when evaluated;
-//! - `namespaceObject` is untyped (the server types it as a Namespace);
+//! - of the declared types, only `namespaceObject`'s fields are checked (the server's
+//!   trimmed Namespace: `namespaceObject.metadata.managedFields` is `undefined field
+//!   'managedFields'`); `object`, `oldObject`, `params` are `dyn` there too, but `request`
+//!   and the elements of `namespaceObject`'s lists and maps are not checked here;
 //! - optional types are whatever `cel` 0.15 parses;
 //! - the MAP `Object` family is not typed against the kind's schema: `Object.spec{x: 1}`
 //!   compiles for any field name; only the type names are checked, at evaluation
@@ -876,6 +879,64 @@ const NAMESPACES: [&str; 10] = [
     "strings",
 ];
 
+/// A declared type the checker knows the fields of.
+#[derive(Debug)]
+enum Shape {
+    Object(&'static [(&'static str, Shape)]),
+    Leaf(ResultType),
+}
+
+impl Shape {
+    fn field(&self, name: &str) -> Option<&Shape> {
+        match self {
+            Shape::Object(fields) => fields.iter().find(|(n, _)| *n == name).map(|(_, s)| s),
+            Shape::Leaf(_) => None,
+        }
+    }
+
+    /// The type of a value of this shape: objects are `dyn` to the rest of the checker.
+    fn result_type(&self) -> ResultType {
+        match self {
+            Shape::Object(_) => ResultType::Dyn,
+            Shape::Leaf(t) => *t,
+        }
+    }
+}
+
+const NAMESPACE_OBJECT: &str = "namespaceObject";
+
+/// The type the API server declares `namespaceObject` with (plugin/cel/compile.go
+/// `BuildNamespaceType`: `kubernetes.Namespace`, trimmed to what `CreateNamespaceObject`
+/// copies; the metadata field of the uid is declared as `UID`).
+static NAMESPACE: Shape = {
+    use ResultType as T;
+    use Shape::{Leaf, Object};
+    Object(&[
+        (
+            "metadata",
+            Object(&[
+                ("name", Leaf(T::String)),
+                ("generateName", Leaf(T::String)),
+                ("namespace", Leaf(T::String)),
+                ("labels", Leaf(T::Map)),
+                ("annotations", Leaf(T::Map)),
+                ("UID", Leaf(T::String)),
+                ("creationTimestamp", Leaf(T::Timestamp)),
+                ("deletionGracePeriodSeconds", Leaf(T::Int)),
+                ("deletionTimestamp", Leaf(T::Timestamp)),
+                ("generation", Leaf(T::Int)),
+                ("resourceVersion", Leaf(T::String)),
+                ("finalizers", Leaf(T::List)),
+            ]),
+        ),
+        ("spec", Object(&[("finalizers", Leaf(T::List))])),
+        (
+            "status",
+            Object(&[("conditions", Leaf(T::List)), ("phase", Leaf(T::String))]),
+        ),
+    ])
+};
+
 struct Checker<'a> {
     declarations: &'a Declarations,
     /// Comprehension variables in scope.
@@ -900,6 +961,25 @@ fn mismatch(id: u64, function: &str, args: &[ResultType]) -> Problem {
 impl Checker<'_> {
     fn in_scope(&self, name: &str) -> bool {
         self.scope.iter().any(|n| n == name)
+    }
+
+    /// The declared shape of `expr` when it is `namespaceObject` or a selection of its
+    /// object-typed fields (`namespaceObject.metadata`).
+    fn namespace_shape(&self, expr: &IdedExpr) -> Option<&'static Shape> {
+        match &expr.expr {
+            Expr::Ident(name)
+                if name == NAMESPACE_OBJECT
+                    && !self.in_scope(name)
+                    && self.declarations.declares(name) =>
+            {
+                Some(&NAMESPACE)
+            }
+            Expr::Select(select) if !select.test => self
+                .namespace_shape(&select.operand)?
+                .field(&select.field)
+                .filter(|f| matches!(f, Shape::Object(_))),
+            _ => None,
+        }
     }
 
     fn variables_declared(&self) -> bool {
@@ -964,6 +1044,16 @@ impl Checker<'_> {
                     if operand == "google" && !self.in_scope(operand) {
                         return Ok(ResultType::Type);
                     }
+                }
+                if let Some(shape) = self.namespace_shape(&select.operand) {
+                    let Some(field) = shape.field(&select.field) else {
+                        return Err((expr.id, format!("undefined field '{}'", select.field)));
+                    };
+                    return Ok(if select.test {
+                        ResultType::Bool
+                    } else {
+                        field.result_type()
+                    });
                 }
                 let operand = self.infer(&select.operand)?;
                 if operand.scalar() {
