@@ -29,7 +29,7 @@ use crate::params::ParamSource;
 use crate::request::AdmissionRequest;
 use kadmit_schema::cel::expression::Invocation;
 /// `RuntimeCELCostBudget`: validations, messageExpressions and variables of one invocation.
-pub const VALIDATION_BUDGET: u64 = 10_000_000;
+pub use kadmit_schema::cel::VALIDATION_BUDGET;
 use serde_json::Value;
 
 /// The audit annotation of `Audit` validation actions.

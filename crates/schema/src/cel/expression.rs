@@ -18,7 +18,10 @@
 //!   `object.spec.enabled` as a validation is refused there, accepted here);
 //! - the estimated (static) cost is not checked; the runtime per-call limit and budget are;
 //! - there is no authorizer: `authorizer` can be declared, and is null when evaluated;
-//! - `namespaceObject` is untyped (the server types it as a Namespace);
+//! - of the declared types, only `namespaceObject`'s fields are checked (the server's
+//!   trimmed Namespace: `namespaceObject.metadata.managedFields` is `undefined field
+//!   'managedFields'`); `object`, `oldObject`, `params` are `dyn` there too, but `request`
+//!   and the elements of `namespaceObject`'s lists and maps are not checked here;
 //! - optional types are whatever `cel` 0.15 parses;
 //! - the MAP `Object` family is not typed against the kind's schema: `Object.spec{x: 1}`
 //!   compiles for any field name; only the type names are checked, at evaluation
@@ -46,7 +49,9 @@ use super::mutation;
 use super::value::untyped;
 use crate::schema::Schema;
 use base64::Engine;
-use cel::common::ast::{operators, EntryExpr, Expr, IdedExpr, LiteralValue, SourceInfo};
+use cel::common::ast::{
+    operators, CallExpr, EntryExpr, Expr, IdedExpr, LiteralValue, MapExpr, SourceInfo,
+};
 use cel::common::types::{CelMap, CelMapKey};
 use cel::common::value::Val;
 use cel::objects::Key;
@@ -303,6 +308,19 @@ pub fn compile(
         })?;
     let mut next_id = 1 << 50;
     expand_bind(&mut program.tree, &mut next_id);
+    let guarded: Vec<&str> = declarations
+        .names
+        .iter()
+        .filter(|n| !n.contains('.'))
+        .map(String::as_str)
+        .collect();
+    guard_null_variables(
+        &mut program.tree,
+        &guarded,
+        declarations,
+        &mut Vec::new(),
+        &mut next_id,
+    );
     if declarations.mutation {
         mutation::rewrite_structs(&mut program.tree, &mut next_id);
     }
@@ -404,6 +422,122 @@ fn expand_bind(expr: &mut IdedExpr, next_id: &mut u64) {
             }
         }
         Expr::Select(select) => expand_bind(&mut select.operand, next_id),
+        Expr::Ident(_) | Expr::Literal(_) | Expr::Unspecified => {}
+    }
+}
+
+/// cel-go's qualification of a variable bound to null (`refQualify` on a value that is
+/// neither a map, a list nor an object): `params.metadata` and `params['metadata']` fail
+/// with `no such key: metadata`, and `has(params.metadata)` is false. cel 0.15 reports a
+/// missing `_._` overload instead, so the operand of each selection or index on one of
+/// `names` becomes `(name == null ? {} : name)`, whose empty map gives cel-go's answers.
+/// Comprehension variables (in `scope`) shadow the names; a selection that spells a
+/// declared qualified name (`authorizer.requestResource`) is left alone.
+fn guard_null_variables(
+    expr: &mut IdedExpr,
+    names: &[&str],
+    declarations: &Declarations,
+    scope: &mut Vec<String>,
+    next_id: &mut u64,
+) {
+    let guarded = |e: &IdedExpr, scope: &[String]| match &e.expr {
+        Expr::Ident(n) => names.contains(&n.as_str()) && !scope.iter().any(|s| s == n),
+        _ => false,
+    };
+    let guard = |operand: &mut IdedExpr, next_id: &mut u64| {
+        let mut node = |e: Expr| {
+            *next_id += 1;
+            IdedExpr {
+                id: *next_id,
+                expr: e,
+            }
+        };
+        let Expr::Ident(name) = &operand.expr else {
+            return;
+        };
+        let args = vec![
+            node(Expr::Ident(name.clone())),
+            node(Expr::Literal(LiteralValue::Null)),
+        ];
+        let test = node(Expr::Call(CallExpr {
+            func_name: operators::EQUALS.to_owned(),
+            target: None,
+            args,
+        }));
+        let empty = node(Expr::Map(MapExpr {
+            entries: Vec::new(),
+        }));
+        let value = std::mem::take(operand);
+        *operand = node(Expr::Call(CallExpr {
+            func_name: operators::CONDITIONAL.to_owned(),
+            target: None,
+            args: vec![test, empty, value],
+        }));
+    };
+    match &mut expr.expr {
+        Expr::Select(select) => {
+            if guarded(&select.operand, scope) {
+                let qualified = match &select.operand.expr {
+                    Expr::Ident(n) => declarations.declares(&format!("{n}.{}", select.field)),
+                    _ => false,
+                };
+                if !qualified {
+                    guard(&mut select.operand, next_id);
+                }
+            } else {
+                guard_null_variables(&mut select.operand, names, declarations, scope, next_id);
+            }
+        }
+        Expr::Call(call) => {
+            if let Some(t) = call.target.as_deref_mut() {
+                guard_null_variables(t, names, declarations, scope, next_id);
+            }
+            let index = call.func_name == operators::INDEX && call.args.len() == 2;
+            for (i, arg) in call.args.iter_mut().enumerate() {
+                if i == 0 && index && guarded(arg, scope) {
+                    guard(arg, next_id);
+                } else {
+                    guard_null_variables(arg, names, declarations, scope, next_id);
+                }
+            }
+        }
+        Expr::Comprehension(c) => {
+            guard_null_variables(&mut c.iter_range, names, declarations, scope, next_id);
+            guard_null_variables(&mut c.accu_init, names, declarations, scope, next_id);
+            let mark = scope.len();
+            scope.push(c.iter_var.clone());
+            scope.extend(c.iter_var2.clone());
+            scope.push(c.accu_var.clone());
+            for e in [&mut c.loop_cond, &mut c.loop_step, &mut c.result] {
+                guard_null_variables(e, names, declarations, scope, next_id);
+            }
+            scope.truncate(mark);
+        }
+        Expr::List(list) => {
+            for e in list.elements.iter_mut() {
+                guard_null_variables(e, names, declarations, scope, next_id);
+            }
+        }
+        Expr::Map(map) => {
+            for entry in map.entries.iter_mut() {
+                match &mut entry.expr {
+                    EntryExpr::MapEntry(e) => {
+                        guard_null_variables(&mut e.key, names, declarations, scope, next_id);
+                        guard_null_variables(&mut e.value, names, declarations, scope, next_id);
+                    }
+                    EntryExpr::StructField(f) => {
+                        guard_null_variables(&mut f.value, names, declarations, scope, next_id)
+                    }
+                }
+            }
+        }
+        Expr::Struct(s) => {
+            for entry in s.entries.iter_mut() {
+                if let EntryExpr::StructField(f) = &mut entry.expr {
+                    guard_null_variables(&mut f.value, names, declarations, scope, next_id);
+                }
+            }
+        }
         Expr::Ident(_) | Expr::Literal(_) | Expr::Unspecified => {}
     }
 }
@@ -745,6 +879,64 @@ const NAMESPACES: [&str; 10] = [
     "strings",
 ];
 
+/// A declared type the checker knows the fields of.
+#[derive(Debug)]
+enum Shape {
+    Object(&'static [(&'static str, Shape)]),
+    Leaf(ResultType),
+}
+
+impl Shape {
+    fn field(&self, name: &str) -> Option<&Shape> {
+        match self {
+            Shape::Object(fields) => fields.iter().find(|(n, _)| *n == name).map(|(_, s)| s),
+            Shape::Leaf(_) => None,
+        }
+    }
+
+    /// The type of a value of this shape: objects are `dyn` to the rest of the checker.
+    fn result_type(&self) -> ResultType {
+        match self {
+            Shape::Object(_) => ResultType::Dyn,
+            Shape::Leaf(t) => *t,
+        }
+    }
+}
+
+const NAMESPACE_OBJECT: &str = "namespaceObject";
+
+/// The type the API server declares `namespaceObject` with (plugin/cel/compile.go
+/// `BuildNamespaceType`: `kubernetes.Namespace`, trimmed to what `CreateNamespaceObject`
+/// copies; the metadata field of the uid is declared as `UID`).
+static NAMESPACE: Shape = {
+    use ResultType as T;
+    use Shape::{Leaf, Object};
+    Object(&[
+        (
+            "metadata",
+            Object(&[
+                ("name", Leaf(T::String)),
+                ("generateName", Leaf(T::String)),
+                ("namespace", Leaf(T::String)),
+                ("labels", Leaf(T::Map)),
+                ("annotations", Leaf(T::Map)),
+                ("UID", Leaf(T::String)),
+                ("creationTimestamp", Leaf(T::Timestamp)),
+                ("deletionGracePeriodSeconds", Leaf(T::Int)),
+                ("deletionTimestamp", Leaf(T::Timestamp)),
+                ("generation", Leaf(T::Int)),
+                ("resourceVersion", Leaf(T::String)),
+                ("finalizers", Leaf(T::List)),
+            ]),
+        ),
+        ("spec", Object(&[("finalizers", Leaf(T::List))])),
+        (
+            "status",
+            Object(&[("conditions", Leaf(T::List)), ("phase", Leaf(T::String))]),
+        ),
+    ])
+};
+
 struct Checker<'a> {
     declarations: &'a Declarations,
     /// Comprehension variables in scope.
@@ -769,6 +961,25 @@ fn mismatch(id: u64, function: &str, args: &[ResultType]) -> Problem {
 impl Checker<'_> {
     fn in_scope(&self, name: &str) -> bool {
         self.scope.iter().any(|n| n == name)
+    }
+
+    /// The declared shape of `expr` when it is `namespaceObject` or a selection of its
+    /// object-typed fields (`namespaceObject.metadata`).
+    fn namespace_shape(&self, expr: &IdedExpr) -> Option<&'static Shape> {
+        match &expr.expr {
+            Expr::Ident(name)
+                if name == NAMESPACE_OBJECT
+                    && !self.in_scope(name)
+                    && self.declarations.declares(name) =>
+            {
+                Some(&NAMESPACE)
+            }
+            Expr::Select(select) if !select.test => self
+                .namespace_shape(&select.operand)?
+                .field(&select.field)
+                .filter(|f| matches!(f, Shape::Object(_))),
+            _ => None,
+        }
     }
 
     fn variables_declared(&self) -> bool {
@@ -834,7 +1045,24 @@ impl Checker<'_> {
                         return Ok(ResultType::Type);
                     }
                 }
+                if let Some(shape) = self.namespace_shape(&select.operand) {
+                    let Some(field) = shape.field(&select.field) else {
+                        return Err((expr.id, format!("undefined field '{}'", select.field)));
+                    };
+                    return Ok(if select.test {
+                        ResultType::Bool
+                    } else {
+                        field.result_type()
+                    });
+                }
                 let operand = self.infer(&select.operand)?;
+                if operand.scalar() {
+                    // cel-go's checker: `null.x`, `'s'.x`, `1.x`, ...
+                    return Err((
+                        expr.id,
+                        format!("type '{operand}' does not support field selection"),
+                    ));
+                }
                 if operand == ResultType::JsonPatch
                     && !mutation::JSON_PATCH_FIELDS.contains(&select.field.as_str())
                 {

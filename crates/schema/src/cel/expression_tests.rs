@@ -271,3 +271,125 @@ fn common_policy_expressions_compile() {
         }
     }
 }
+
+#[test]
+fn selecting_on_a_null_variable_is_no_such_key() {
+    // `params` without a paramRef, `oldObject` on CREATE: cel-go's `refQualify`.
+    let activation = Activation::new().with("object", json!({"metadata": {"name": "web"}}));
+    let no_key = |k: &str| Err(EvalError::Failed(format!("no such key: {k}")));
+    assert_eq!(
+        eval("params.metadata.name == 'x'", &activation),
+        no_key("metadata")
+    );
+    assert_eq!(
+        eval("oldObject['metadata']", &activation),
+        no_key("metadata")
+    );
+    assert_eq!(eval("has(params.metadata)", &activation), Ok(json!(false)));
+    assert_eq!(
+        eval("has(params.metadata.name)", &activation),
+        no_key("metadata")
+    );
+    assert_eq!(
+        eval(
+            "has(params.metadata) && params.metadata.name == 'x'",
+            &activation
+        ),
+        Ok(json!(false))
+    );
+    assert_eq!(
+        eval("params == null && null == params", &activation),
+        Ok(json!(true))
+    );
+    assert_eq!(eval("params", &activation), Ok(Value::Null));
+    // A bound value selects as before; a comprehension variable shadows the name.
+    assert_eq!(eval("object.metadata.name", &activation), Ok(json!("web")));
+    assert_eq!(eval("has(object.metadata)", &activation), Ok(json!(true)));
+    assert_eq!(
+        eval("[{'a': 1}].all(params, params.a == 1)", &activation),
+        Ok(json!(true))
+    );
+    assert_eq!(
+        eval("cel.bind(params, {'a': 2}, params.a)", &activation),
+        Ok(json!(2))
+    );
+    // The qualified declaration is not a selection on `authorizer`.
+    assert!(compile("authorizer.requestResource == null", &admission()).is_ok());
+}
+
+#[test]
+fn selecting_on_a_scalar_type_is_a_compile_error() {
+    // cel-go's checker on a null literal, unlike a variable bound to null.
+    assert_eq!(
+        compile_error("null.metadata == 1", &admission()),
+        "compilation failed: ERROR: <input>:1:5: type 'null_type' does not support field selection"
+    );
+    let e = compile_error("has('s'.x)", &admission());
+    assert!(
+        e.ends_with("type 'string' does not support field selection"),
+        "{e}"
+    );
+    assert!(compile("dyn(null).x == 1", &admission()).is_ok());
+}
+
+#[test]
+fn namespace_object_is_typed() {
+    for ok in [
+        "namespaceObject.metadata.name == 'test'",
+        "'env' in namespaceObject.metadata.labels && namespaceObject.metadata.labels.env == 'x'",
+        "namespaceObject.spec.finalizers[0] == 'kubernetes'",
+        "namespaceObject.status.phase == 'Active'",
+        "has(namespaceObject.metadata.annotations)",
+        "namespaceObject.metadata.generation > 1",
+        "namespaceObject == null || namespaceObject.status.conditions.all(c, c.type != '')",
+        // A comprehension variable of the same name is not the Namespace.
+        "[{'a': 1}].all(namespaceObject, namespaceObject.a == 1)",
+    ] {
+        assert!(compile(ok, &admission()).is_ok(), "{ok}");
+    }
+    assert_eq!(
+        compile_error(
+            "size(namespaceObject.metadata.managedFields) == 1",
+            &admission()
+        ),
+        "compilation failed: ERROR: <input>:1:30: undefined field 'managedFields'"
+    );
+    assert_eq!(
+        compile_error(
+            "has(namespaceObject.metadata.ownerReferences)",
+            &admission()
+        ),
+        "compilation failed: ERROR: <input>:1:4: undefined field 'ownerReferences'"
+    );
+    assert_eq!(
+        compile_error("namespaceObject.kind == 'Namespace'", &admission()),
+        "compilation failed: ERROR: <input>:1:16: undefined field 'kind'"
+    );
+    // The declared fields have their types.
+    let e = compile_error("namespaceObject.metadata.name == 1", &admission());
+    assert!(
+        e.ends_with("found no matching overload for '_==_' applied to '(string, int)'"),
+        "{e}"
+    );
+    let name = compile("namespaceObject.metadata.name", &admission()).unwrap();
+    assert_eq!(name.output_type(), ResultType::String);
+    // Undeclared, the name is an undeclared reference as before.
+    let e = compile_error("namespaceObject.x", &Declarations::new(["object"]));
+    assert!(
+        e.contains("undeclared reference to 'namespaceObject'"),
+        "{e}"
+    );
+    // At run time it is the value bound, and null selects as any null variable.
+    let activation = Activation::new().with(
+        "namespaceObject",
+        json!({"metadata": {"name": "test", "labels": {"env": "prod"}}}),
+    );
+    assert_eq!(
+        eval("namespaceObject.metadata.labels.env", &activation),
+        Ok(json!("prod"))
+    );
+    assert_eq!(
+        eval("namespaceObject.metadata.name", &Activation::new()),
+        Err(EvalError::Failed("no such key: metadata".into()))
+    );
+}

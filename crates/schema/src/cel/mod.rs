@@ -25,6 +25,7 @@ mod tests;
 mod validate;
 mod value;
 
+pub use cost::{PER_CALL_LIMIT, VALIDATION_BUDGET};
 pub use rules::{compile, compile_unchecked, CelOutcome, CompiledRules};
 // Admission-policy expressions: `expression::compile`, `expression::Invocation`, ...
 pub use value::{escape, is_identifier};
