@@ -218,10 +218,7 @@ impl PolicyCore {
             .iter()
             .map(|mc| MatchCondition {
                 name: str_at(mc, "name").to_owned(),
-                expression: Expr::compile(
-                    str_at(mc, "expression"),
-                    &env(params, true),
-                ),
+                expression: Expr::compile(str_at(mc, "expression"), &env(params, true)),
             })
             .collect();
         let mut declared: Vec<(String, ResultType)> = Vec::new();
@@ -229,8 +226,7 @@ impl PolicyCore {
         let mut variable_errors = Vec::new();
         for v in list_at(spec, "variables") {
             let name = str_at(v, "name").to_owned();
-            let earlier =
-                env(params, true).with_variables(VariablesDecl::Fields(declared.clone()));
+            let earlier = env(params, true).with_variables(VariablesDecl::Fields(declared.clone()));
             match compile(str_at(v, "expression"), &earlier) {
                 Ok(program) => {
                     declared.push((name.clone(), program.output_type()));
@@ -242,10 +238,8 @@ impl PolicyCore {
                 }
             }
         }
-        let scope = env(params, true)
-            .with_variables(VariablesDecl::Fields(declared.clone()));
-        let message_scope =
-            env(params, false).with_variables(VariablesDecl::Fields(declared));
+        let scope = env(params, true).with_variables(VariablesDecl::Fields(declared.clone()));
+        let message_scope = env(params, false).with_variables(VariablesDecl::Fields(declared));
         PolicyCore {
             name,
             match_constraints: spec.get("matchConstraints").cloned().unwrap_or(Value::Null),

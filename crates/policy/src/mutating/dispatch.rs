@@ -314,8 +314,7 @@ fn dispatch(
                         }
                     }
                     let before = object.clone();
-                    let result =
-                        invoke(policy, context, &matched, param.as_ref(), object);
+                    let result = invoke(policy, context, &matched, param.as_ref(), object);
                     if *object != before {
                         let mut paths = Vec::new();
                         changed_paths(&mut String::new(), &before, object, &mut paths);
@@ -409,22 +408,23 @@ fn invoke(
             .map_err(|e| InvocationError::policy(format!("compilation error: {e}")))?;
         let (_, activation) = request_with(object);
         let mut invocation = Invocation::new(&activation, &core.variables, budget);
-        let patched = match mutation.patch_type {
-            PatchType::ApplyConfiguration => {
-                let patch = invocation
-                    .evaluate_apply_configuration(program)
-                    .map_err(|e| eval_error(e, core))?;
-                Some(apply_configuration(object, &patch, schema).map_err(|e| {
-                    InvocationError::policy(format!("error applying patch: {e}"))
-                })?)
-            }
-            PatchType::JsonPatch => {
-                let ops = invocation
-                    .evaluate_json_patch(program)
-                    .map_err(|e| eval_error(e, core))?;
-                json_patch::apply(object, &ops).map_err(InvocationError::policy)?
-            }
-        };
+        let patched =
+            match mutation.patch_type {
+                PatchType::ApplyConfiguration => {
+                    let patch = invocation
+                        .evaluate_apply_configuration(program)
+                        .map_err(|e| eval_error(e, core))?;
+                    Some(apply_configuration(object, &patch, schema).map_err(|e| {
+                        InvocationError::policy(format!("error applying patch: {e}"))
+                    })?)
+                }
+                PatchType::JsonPatch => {
+                    let ops = invocation
+                        .evaluate_json_patch(program)
+                        .map_err(|e| eval_error(e, core))?;
+                    json_patch::apply(object, &ops).map_err(InvocationError::policy)?
+                }
+            };
         budget = invocation.remaining_budget();
         if let Some(mut patched) = patched {
             if let Some(default) = context.defaulter {
@@ -470,8 +470,7 @@ mod tests {
             "spec": {"policyName": policy}}))
     }
 
-    const INCREMENT: &str =
-        "Object{data: Object.data{foo: string(int(object.data['foo']) + 1)}}";
+    const INCREMENT: &str = "Object{data: Object.data{foo: string(int(object.data['foo']) + 1)}}";
 
     fn increment() -> Value {
         json!([{"patchType": "ApplyConfiguration", "applyConfiguration": {"expression": INCREMENT}}])
@@ -519,9 +518,9 @@ mod tests {
             defaulter: None,
         };
         let first = mutate(policies, bindings, &context, object);
-        let second = first.changed().then(|| {
-            reinvoke(policies, bindings, &context, &first.reinvocation, object)
-        });
+        let second = first
+            .changed()
+            .then(|| reinvoke(policies, bindings, &context, &first.reinvocation, object));
         (first, second)
     }
 
@@ -532,7 +531,11 @@ mod tests {
             policy("policy-2", "IfNeeded", increment()),
             policy("policy-3", "Never", increment()),
         ];
-        let bindings = [binding("policy-1"), binding("policy-2"), binding("policy-3")];
+        let bindings = [
+            binding("policy-1"),
+            binding("policy-2"),
+            binding("policy-3"),
+        ];
         let mut object = configmap("0");
         let (first, second) = run(&policies, &bindings, &mut object);
         assert!(first.allowed(), "{:?}", first.errors);
@@ -577,8 +580,9 @@ mod tests {
         assert_eq!(first.errors.len(), 1);
         let e = &first.errors[0];
         assert!(
-            e.message
-                .starts_with("policy 'fail' with binding 'fail-binding' denied request: JSON Patch: "),
+            e.message.starts_with(
+                "policy 'fail' with binding 'fail-binding' denied request: JSON Patch: "
+            ),
             "{}",
             e.message
         );

@@ -140,7 +140,11 @@ mod tests {
             }
         }));
         assert_eq!(p.reinvocation_policy, ReinvocationPolicy::Never);
-        assert!(p.core.variable_errors.is_empty(), "{:?}", p.core.variable_errors);
+        assert!(
+            p.core.variable_errors.is_empty(),
+            "{:?}",
+            p.core.variable_errors
+        );
         let kinds: Vec<PatchType> = p.mutations.iter().map(|m| m.patch_type).collect();
         assert_eq!(
             kinds,
