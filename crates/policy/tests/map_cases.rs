@@ -5,11 +5,11 @@
 //! `kadmit_policy::mutating`: the case's MutatingAdmissionPolicies and bindings, its
 //! params (a [`ParamSource`] over `params`), `namespaceObject`, request (operation,
 //! resource, userInfo), `object`/`oldObject`, the built-in schemas of the newest
-//! Kubernetes (`kinds::Builtin::newest()`); the first pass, then, when it changed the
-//! object, one reinvocation round (reference §9.4, no other mutators). The result is
-//! compared with `expect.object` after `run_cases.py`'s normalisation (nulls and empty
-//! maps/lists dropped on both sides), or the first error with
-//! `message_prefix`/`message_contains`.
+//! Kubernetes (`kinds::Builtin::newest()`); the first pass, then, when it asked for one
+//! (a mutation was applied), one reinvocation round (reference §9.4, no other
+//! mutators). The result is compared with `expect.object` after `run_cases.py`'s
+//! normalisation (nulls and empty maps/lists dropped on both sides), or the first error
+//! with `message_prefix`/`message_contains`.
 
 use kadmit_match::Gvk;
 use kadmit_policy::compiled::Binding;
@@ -146,7 +146,7 @@ fn s(v: &Value) -> &str {
     v.as_str().unwrap_or("")
 }
 
-/// The first pass and, when it changed the object, the reinvocation round: the final
+/// The first pass and, when it asked for one, the reinvocation round: the final
 /// object and every outcome.
 fn run(case: &Value) -> (Value, Vec<MutatingOutcome>) {
     let objects = case["policies"].as_array().map_or(&[][..], Vec::as_slice);
@@ -211,7 +211,7 @@ fn run(case: &Value) -> (Value, Vec<MutatingOutcome>) {
     let mut current = object.cloned().unwrap_or(Value::Null);
     let first = mutate(&policies, &bindings, &context, &mut current);
     let mut outcomes = vec![first];
-    if outcomes[0].allowed() && outcomes[0].changed() {
+    if outcomes[0].allowed() && outcomes[0].reinvocation.requested() {
         let state = outcomes[0].reinvocation.clone();
         outcomes.push(reinvoke(
             &policies,

@@ -4,20 +4,29 @@
 //! [`mutate`] is the first pass: every invocation (policy × binding × param, in
 //! [`plan`]'s stable order, planned once on the object as it came in) runs once on the
 //! current object: its `matchConditions` (§3), then its mutations in order, each on the
-//! result of the previous one (§9.1). [`reinvoke`] is the reinvocation round (§9.4): only
-//! the invocations of `reinvocationPolicy: IfNeeded` policies whose object changed since
-//! they last ran, once each, in the same order. The [`Reinvocation`] state of the first
-//! pass is what the caller keeps between the two (the admission chain decides whether a
-//! round happens: with no other mutator, when the first pass changed the object).
+//! result of the previous one (§9.1). [`reinvoke`] is the reinvocation round (§9.4). The
+//! [`Reinvocation`] state of the first pass is what the caller keeps between the two;
+//! the admission chain runs the round when a mutator asked for it
+//! ([`Reinvocation::requested`], or a webhook changed the object).
 //!
-//! Errors (§9.5): a configuration error, an erroring matchCondition, an expression that
-//! fails or a patch that does not apply end the invocation; under `failurePolicy: Ignore`
-//! they are dropped, under `Fail` they become `policy '<P>' with binding '<B>' denied
-//! request: <err>` (`policy "<P>" denied request: <err>` for a policy-level configuration
-//! error) and the dispatch goes on. A kind without a schema is the server's
-//! ServiceUnavailable status error, reported as is whatever the failurePolicy, and stops
-//! the dispatch ([`MutatingError::internal`]). The server reports the first error;
-//! [`MutatingOutcome::errors`] keeps them all in order.
+//! Reinvocation as the server does it (`policyReinvokeContext`): an `IfNeeded` invocation
+//! that ran is "previously invoked"; an invocation that changes the object marks every
+//! previously invoked one for reinvocation, and so does the end of a pass in which any
+//! mutation was applied (`VersionedAttributes.Dirty`), and the start of the round when
+//! the object changed since the pass. In the round only the marked invocations run (their
+//! matchConditions are evaluated first, as for every invocation). So after a first pass
+//! that applied anything, every `IfNeeded` invocation that ran runs once more (upstream:
+//! 3 policies `+1` each, two `IfNeeded`: `0→3→5`, whatever their order).
+//!
+//! Errors (§9.5, `generic/policy_dispatcher.go`): a configuration error ends the (policy,
+//! binding); an erroring matchCondition ends the invocation; an expression that fails or
+//! a patch that does not apply ends that mutation only (the next mutation still runs).
+//! Under `failurePolicy: Ignore` they are dropped; otherwise they are
+//! `policy '<P>' with binding '<B>' denied request: <err>` (`policy "<P>" denied
+//! request: <err>` for a policy-level configuration error), the configuration errors
+//! first, as the server collects them before it invokes anything. A kind without a
+//! schema is the server's ServiceUnavailable status error: reported as is whatever the
+//! failurePolicy, it stops the dispatch ([`MutatingError::internal`]).
 //!
 //! Texts: an ApplyConfiguration merge error is `error applying patch: <merge error>`; a
 //! JSONPatch error is the patcher's `JSON Patch: …`; an evaluation error is cel's text
@@ -26,12 +35,8 @@
 //!
 //! Offline differences, said here:
 //! - the API server re-defaults the object after every mutation (native defaulting, CRD
-//!   schema defaults); this library cannot, and takes an optional callback
-//!   ([`MutationContext::defaulter`]) called after each applied mutation;
-//! - mutations already applied when a later mutation of the same invocation fails stay
-//!   applied (the server updates the versioned object after each patch);
-//! - one cost budget ([`VALIDATION_BUDGET`]) per invocation, shared by its mutations; the
-//!   variables are evaluated again for each mutation (they see its `object`);
+//!   schema defaults); this library cannot, and calls the optional
+//!   [`MutationContext::defaulter`] after each applied mutation instead;
 //! - the object is not converted to the version a `matchPolicy: Equivalent` rule matched;
 //!   the schema used is that of the request's kind;
 //! - strict decoding of a patched object into its kind (an InternalError upstream) is not
@@ -42,7 +47,7 @@ use crate::conditions::{self, ConditionsResult};
 use crate::dispatch::{plan, Step};
 use crate::matching::{Equivalents, Matched};
 use crate::mutating::json_patch;
-use crate::mutating::policy::{MutatingPolicy, PatchType, ReinvocationPolicy};
+use crate::mutating::policy::{MutatingPolicy, Mutation, PatchType, ReinvocationPolicy};
 use crate::params::ParamSource;
 use crate::request::AdmissionRequest;
 use crate::validating::VALIDATION_BUDGET;
@@ -93,8 +98,8 @@ pub struct Change {
     pub paths: Vec<String>,
 }
 
-/// Which invocation: policy, binding, and the param's `namespace/name` (`""` without a
-/// param).
+/// Which invocation (`keyFor`): policy, binding, and the param's `namespace/name` (`""`
+/// without a param).
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct InvocationKey {
     policy: String,
@@ -120,45 +125,56 @@ impl InvocationKey {
     }
 }
 
-/// The reinvocation state: for every invocation of an `IfNeeded` policy that ran, the
-/// object as it left it.
+/// The reinvocation state the plugin keeps in the request's reinvocation context
+/// (`policyReinvokeContext`): the `IfNeeded` invocations that ran since the last change,
+/// those to run again in the reinvocation round, and the object the last pass left.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Reinvocation {
-    seen: Vec<(InvocationKey, Value)>,
+    previously_invoked: Vec<InvocationKey>,
+    reinvoke: Vec<InvocationKey>,
+    last_output: Option<Value>,
+    requested: bool,
 }
 
 impl Reinvocation {
-    fn record(&mut self, key: InvocationKey, object: &Value) {
-        match self.seen.iter_mut().find(|(k, _)| *k == key) {
-            Some((_, v)) => *v = object.clone(),
-            None => self.seen.push((key, object.clone())),
+    /// `RequireReinvokingPreviouslyInvokedPlugins`.
+    fn require_reinvoking_previously_invoked(&mut self) {
+        for key in self.previously_invoked.drain(..) {
+            if !self.reinvoke.contains(&key) {
+                self.reinvoke.push(key);
+            }
         }
     }
 
-    fn last_seen(&self, key: &InvocationKey) -> Option<&Value> {
-        self.seen.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    /// `AddReinvocablePolicyToPreviouslyInvoked`.
+    fn add_previously_invoked(&mut self, key: InvocationKey) {
+        if !self.previously_invoked.contains(&key) {
+            self.previously_invoked.push(key);
+        }
     }
 
-    /// Whether a reinvocation round on `current` would rerun at least one invocation: an
-    /// `IfNeeded` invocation last left the object different from `current`.
+    /// Whether the pass asked the admission chain for a reinvocation round
+    /// (`SetShouldReinvoke`): a mutation was applied (even one that left the object
+    /// equal) or changed the object.
+    pub fn requested(&self) -> bool {
+        self.requested
+    }
+
+    /// Whether a reinvocation round on `current` would rerun an invocation (when it
+    /// still matches): one is marked, or the object changed since the last pass (another
+    /// mutator changed it) and an `IfNeeded` invocation ran since the last change.
     pub fn wanted(&self, current: &Value) -> bool {
-        self.seen.iter().any(|(_, v)| v != current)
-    }
-
-    /// The number of `IfNeeded` invocations recorded.
-    pub fn len(&self) -> usize {
-        self.seen.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.seen.is_empty()
+        !self.reinvoke.is_empty()
+            || (!self.previously_invoked.is_empty() && self.last_output.as_ref() != Some(current))
     }
 }
 
 /// What a dispatch did.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct MutatingOutcome {
-    /// Every error, in dispatch order (the server reports the first).
+    /// Every error the request is refused with: the configuration errors, then the
+    /// invocations' errors, in order; `errors[0]` is the server's message (an internal
+    /// error is put first: the server returns it alone).
     pub errors: Vec<MutatingError>,
     /// The invocations that changed the object, in order.
     pub changes: Vec<Change>,
@@ -178,7 +194,7 @@ impl MutatingOutcome {
     }
 }
 
-/// Why an invocation stopped.
+/// Why a mutation (or an invocation's matchConditions) failed.
 struct InvocationError {
     detail: String,
     /// The status error's reason when the error bypasses failurePolicy.
@@ -204,9 +220,10 @@ pub fn mutate(
     dispatch(policies, bindings, context, object, None)
 }
 
-/// The reinvocation round: the `IfNeeded` invocations of `state` (the first pass's
-/// [`MutatingOutcome::reinvocation`]) that find the object different from how they last
-/// left it run again, once, in order. The outcome's `reinvocation` is the updated state.
+/// The reinvocation round: with `state` the first pass's
+/// [`MutatingOutcome::reinvocation`], only the marked `IfNeeded` invocations run again
+/// (all that ran since the last change when the object changed after the first pass),
+/// once, in order. The outcome's `reinvocation` is the updated state.
 pub fn reinvoke(
     policies: &[MutatingPolicy],
     bindings: &[Binding],
@@ -217,7 +234,8 @@ pub fn reinvoke(
     dispatch(policies, bindings, context, object, Some(state))
 }
 
-/// `policy 'P' with binding 'B' denied request: …` or `policy "P" denied request: …`.
+/// `PolicyError.Error()`: `policy 'P' with binding 'B' denied request: …` or
+/// `policy "P" denied request: …`.
 fn denied(policy: &str, binding: Option<&str>, detail: &str) -> String {
     match binding {
         Some(b) => format!("policy '{policy}' with binding '{b}' denied request: {detail}"),
@@ -225,35 +243,24 @@ fn denied(policy: &str, binding: Option<&str>, detail: &str) -> String {
     }
 }
 
-impl MutatingOutcome {
-    /// Records an error under `core`'s failurePolicy; `true` when it stops the dispatch.
-    fn fail(&mut self, core: &PolicyCore, binding: Option<&str>, error: InvocationError) -> bool {
-        if let Some(reason) = error.status {
-            self.errors.push(MutatingError {
-                policy: core.name.clone(),
-                binding: binding.map(str::to_owned),
-                message: error.detail.clone(),
-                detail: error.detail,
-                reason: reason.to_owned(),
-                internal: true,
-            });
-            return true;
-        }
-        let detail = match &core.failure_policy {
-            FailurePolicy::Ignore => return false,
-            FailurePolicy::Fail => error.detail,
-            FailurePolicy::Other(v) => format!("unrecognized failure policy: '{v}'"),
-        };
-        self.errors.push(MutatingError {
-            policy: core.name.clone(),
-            binding: binding.map(str::to_owned),
-            message: denied(&core.name, binding, &detail),
-            detail,
-            reason: "Invalid".to_owned(),
-            internal: false,
-        });
-        false
+/// A policy error, unless the policy's failurePolicy is `Ignore` (any other value fails).
+fn policy_error(
+    core: &PolicyCore,
+    binding: Option<&str>,
+    detail: String,
+    reason: &str,
+) -> Option<MutatingError> {
+    if core.failure_policy == FailurePolicy::Ignore {
+        return None;
     }
+    Some(MutatingError {
+        policy: core.name.clone(),
+        binding: binding.map(str::to_owned),
+        message: denied(&core.name, binding, &detail),
+        detail,
+        reason: reason.to_owned(),
+        internal: false,
+    })
 }
 
 fn dispatch(
@@ -263,10 +270,13 @@ fn dispatch(
     object: &mut Value,
     rerun: Option<&Reinvocation>,
 ) -> MutatingOutcome {
-    let mut outcome = MutatingOutcome {
-        reinvocation: rerun.cloned().unwrap_or_default(),
-        ..MutatingOutcome::default()
-    };
+    let mut state = rerun.cloned().unwrap_or_default();
+    state.requested = false;
+    let reinvoking = rerun.is_some();
+    if reinvoking && state.last_output.as_ref() != Some(object) {
+        // Another mutator changed the object since the last pass.
+        state.require_reinvoking_previously_invoked();
+    }
     let steps = {
         let incoming = object.clone();
         let mut request = context.request.clone();
@@ -279,64 +289,109 @@ fn dispatch(
             context.params,
         )
     };
-    for step in steps {
-        match step {
+    let mut config_errors = Vec::new();
+    let mut errors = Vec::new();
+    let mut changes = Vec::new();
+    // `VersionedAttributes.Dirty`: a mutation was applied in this pass.
+    let mut dirty = false;
+    let mut internal = None;
+    'steps: for step in steps {
+        let (policy, binding, matched, params) = match step {
             Step::ConfigError {
                 policy,
                 binding,
                 message,
             } => {
-                if rerun.is_some() {
-                    // Configuration errors were reported in the first pass.
-                    continue;
-                }
-                let binding = binding.map(|b| b.name.as_str());
-                if outcome.fail(&policy.core, binding, InvocationError::policy(message)) {
-                    break;
-                }
+                // The reason stays the Forbidden error's (`PolicyError.Reason` is empty).
+                config_errors.extend(policy_error(
+                    &policy.core,
+                    binding.map(|b| b.name.as_str()),
+                    message,
+                    "Forbidden",
+                ));
+                continue;
             }
             Step::Invoke {
                 policy,
                 binding,
                 matched,
                 params,
-            } => {
-                let if_needed = policy.reinvocation_policy == ReinvocationPolicy::IfNeeded;
-                if rerun.is_some() && !if_needed {
+            } => (policy, binding, matched, params),
+        };
+        let core = &policy.core;
+        for param in &params {
+            let param = param.as_ref();
+            let fail = |error: InvocationError, errors: &mut Vec<MutatingError>| {
+                errors.extend(policy_error(
+                    core,
+                    Some(&binding.name),
+                    error.detail,
+                    "Invalid",
+                ));
+            };
+            match matches(policy, context, &matched, param, object) {
+                Ok(true) => {}
+                Ok(false) => continue,
+                Err(e) => {
+                    fail(e, &mut errors);
                     continue;
                 }
-                for param in &params {
-                    let key = InvocationKey::new(&policy.core.name, &binding.name, param.as_ref());
-                    if let Some(state) = rerun {
-                        match state.last_seen(&key) {
-                            Some(seen) if seen != object => {}
-                            _ => continue,
-                        }
-                    }
-                    let before = object.clone();
-                    let result = invoke(policy, context, &matched, param.as_ref(), object);
-                    if *object != before {
-                        let mut paths = Vec::new();
-                        changed_paths(&mut String::new(), &before, object, &mut paths);
-                        outcome.changes.push(Change {
-                            policy: policy.core.name.clone(),
-                            binding: binding.name.clone(),
-                            paths,
-                        });
-                    }
-                    if if_needed {
-                        outcome.reinvocation.record(key, object);
-                    }
-                    if let Err(e) = result {
-                        if outcome.fail(&policy.core, Some(&binding.name), e) {
-                            return outcome;
-                        }
-                    }
+            }
+            let key = InvocationKey::new(&core.name, &binding.name, param);
+            if reinvoking && !state.reinvoke.contains(&key) {
+                continue;
+            }
+            let before = object.clone();
+            for mutation in &policy.mutations {
+                if object.is_null() {
+                    // No object to patch (DELETE).
+                    continue;
                 }
+                match apply_mutation(policy, mutation, context, &matched, param, object) {
+                    Ok(()) => dirty = true,
+                    Err(e) if e.status.is_some() => {
+                        internal = Some(MutatingError {
+                            policy: core.name.clone(),
+                            binding: Some(binding.name.clone()),
+                            message: e.detail.clone(),
+                            detail: e.detail,
+                            reason: e.status.unwrap_or_default().to_owned(),
+                            internal: true,
+                        });
+                        break 'steps;
+                    }
+                    Err(e) => fail(e, &mut errors),
+                }
+            }
+            if *object != before {
+                let mut paths = Vec::new();
+                changed_paths(&mut String::new(), &before, object, &mut paths);
+                changes.push(Change {
+                    policy: core.name.clone(),
+                    binding: binding.name.clone(),
+                    paths,
+                });
+                state.require_reinvoking_previously_invoked();
+                state.requested = true;
+            }
+            if policy.reinvocation_policy == ReinvocationPolicy::IfNeeded {
+                state.add_previously_invoked(key);
             }
         }
     }
-    outcome
+    if dirty && !object.is_null() {
+        state.require_reinvoking_previously_invoked();
+        state.requested = true;
+    }
+    state.last_output = Some(object.clone());
+    let mut all: Vec<MutatingError> = internal.into_iter().collect();
+    all.extend(config_errors);
+    all.extend(errors);
+    MutatingOutcome {
+        errors: all,
+        changes,
+        reinvocation: state,
+    }
 }
 
 /// `schema.GroupVersionKind.String()`.
@@ -358,34 +413,43 @@ fn eval_error(e: EvalError, core: &PolicyCore) -> InvocationError {
     InvocationError::policy(detail)
 }
 
-/// One invocation (`dispatchOne` after the matchConditions): mutates `object` in place,
-/// mutation after mutation.
-fn invoke(
+/// The request as an invocation sees it, with `object` as its object.
+fn with_object<'a>(context: &MutationContext<'a>, object: &'a Value) -> AdmissionRequest<'a> {
+    let mut request = context.request.clone();
+    request.attributes.object = Some(object);
+    request
+}
+
+/// The invocation's matchConditions (§3): whether it applies, or the error under `Fail`.
+fn matches(
     policy: &MutatingPolicy,
+    context: &MutationContext,
+    matched: &Matched,
+    params: Option<&Value>,
+    object: &Value,
+) -> Result<bool, InvocationError> {
+    if policy.core.match_conditions.is_empty() {
+        return Ok(true);
+    }
+    let activation = with_object(context, object).activation(matched, params, Value::Null);
+    match conditions::evaluate(&policy.core, &activation) {
+        ConditionsResult::Matches => Ok(true),
+        ConditionsResult::NotMatched { .. } => Ok(false),
+        ConditionsResult::Error(e) => Err(InvocationError::policy(e)),
+    }
+}
+
+/// One mutation on `object` (`dispatchOne`): the kind's schema, the expression with a
+/// fresh budget, the patch, the defaulter.
+fn apply_mutation(
+    policy: &MutatingPolicy,
+    mutation: &Mutation,
     context: &MutationContext,
     matched: &Matched,
     params: Option<&Value>,
     object: &mut Value,
 ) -> Result<(), InvocationError> {
     let core = &policy.core;
-    let request_with = |current: &Value| {
-        let mut request = context.request.clone();
-        request.attributes.object = Some(current);
-        let conditions = request.activation(matched, params, Value::Null);
-        let full = request.activation(matched, params, request.namespace_object());
-        (conditions, full)
-    };
-    if !core.match_conditions.is_empty() {
-        let (conditions, _) = request_with(object);
-        match conditions::evaluate(core, &conditions) {
-            ConditionsResult::Matches => {}
-            ConditionsResult::NotMatched { .. } => return Ok(()),
-            ConditionsResult::Error(e) => return Err(InvocationError::policy(e)),
-        }
-    }
-    if context.request.attributes.operation == "DELETE" || object.is_null() {
-        return Ok(());
-    }
     let kind = &context.request.attributes.kind;
     let Some(schema) = context
         .schemas
@@ -399,39 +463,37 @@ fn invoke(
             status: Some("ServiceUnavailable"),
         });
     };
-    let mut budget = VALIDATION_BUDGET;
-    for mutation in &policy.mutations {
-        let program = mutation
-            .expression
-            .program
-            .as_ref()
-            .map_err(|e| InvocationError::policy(format!("compilation error: {e}")))?;
-        let (_, activation) = request_with(object);
-        let mut invocation = Invocation::new(&activation, &core.variables, budget);
-        let patched =
-            match mutation.patch_type {
-                PatchType::ApplyConfiguration => {
-                    let patch = invocation
-                        .evaluate_apply_configuration(program)
-                        .map_err(|e| eval_error(e, core))?;
-                    Some(apply_configuration(object, &patch, schema).map_err(|e| {
-                        InvocationError::policy(format!("error applying patch: {e}"))
-                    })?)
-                }
-                PatchType::JsonPatch => {
-                    let ops = invocation
-                        .evaluate_json_patch(program)
-                        .map_err(|e| eval_error(e, core))?;
-                    json_patch::apply(object, &ops).map_err(InvocationError::policy)?
-                }
-            };
-        budget = invocation.remaining_budget();
-        if let Some(mut patched) = patched {
-            if let Some(default) = context.defaulter {
-                default(&mut patched);
-            }
-            *object = patched;
+    let program = mutation
+        .expression
+        .program
+        .as_ref()
+        .map_err(|e| InvocationError::policy(format!("compilation error: {e}")))?;
+    let activation = {
+        let request = with_object(context, object);
+        request.activation(matched, params, request.namespace_object())
+    };
+    let mut invocation = Invocation::new(&activation, &core.variables, VALIDATION_BUDGET);
+    let patched = match mutation.patch_type {
+        PatchType::ApplyConfiguration => {
+            let patch = invocation
+                .evaluate_apply_configuration(program)
+                .map_err(|e| eval_error(e, core))?;
+            apply_configuration(object, &patch, schema)
+                .map_err(|e| InvocationError::policy(format!("error applying patch: {e}")))?
         }
+        PatchType::JsonPatch => {
+            let ops = invocation
+                .evaluate_json_patch(program)
+                .map_err(|e| eval_error(e, core))?;
+            // A failed `test`: the object as it was.
+            json_patch::apply(object, &ops)
+                .map_err(InvocationError::policy)?
+                .unwrap_or_else(|| object.clone())
+        }
+    };
+    *object = patched;
+    if let Some(default) = context.defaulter {
+        default(object);
     }
     Ok(())
 }
@@ -500,7 +562,7 @@ mod tests {
         }
     }
 
-    /// First pass, then (when it changed the object) one reinvocation round.
+    /// First pass, then (when it asked for one) one reinvocation round.
     fn run(
         policies: &[MutatingPolicy],
         bindings: &[Binding],
@@ -519,13 +581,18 @@ mod tests {
         };
         let first = mutate(policies, bindings, &context, object);
         let second = first
-            .changed()
+            .reinvocation
+            .requested()
             .then(|| reinvoke(policies, bindings, &context, &first.reinvocation, object));
         (first, second)
     }
 
+    fn foo(object: &Value) -> &str {
+        object["data"]["foo"].as_str().unwrap_or("")
+    }
+
     #[test]
-    fn one_reinvocation_round_reruns_if_needed_policies_that_see_a_change() {
+    fn one_reinvocation_round_reruns_if_needed_invocations() {
         let policies = [
             policy("policy-1", "IfNeeded", increment()),
             policy("policy-2", "IfNeeded", increment()),
@@ -541,28 +608,58 @@ mod tests {
         assert!(first.allowed(), "{:?}", first.errors);
         assert_eq!(first.changes.len(), 3);
         assert_eq!(first.changes[0].paths, ["/data/foo"]);
-        assert_eq!(first.reinvocation.len(), 2);
+        assert!(first.reinvocation.wanted(&object));
         let second = second.expect("a reinvocation round");
         let rerun: Vec<&str> = second.changes.iter().map(|c| c.policy.as_str()).collect();
         assert_eq!(rerun, ["policy-1", "policy-2"]);
-        assert_eq!(object["data"]["foo"], "5");
-        // policy-1 left "4": only the single round (the chain's rule) stops it here.
-        assert!(second.reinvocation.wanted(&object));
+        assert_eq!(foo(&object), "5");
     }
 
     #[test]
-    fn an_unchanged_object_is_not_reinvoked() {
-        // The last IfNeeded invocation saw its own result: nothing changed since.
+    fn the_last_if_needed_invocation_reruns_too() {
+        // Whatever the order: the end of a pass that applied a mutation marks every
+        // IfNeeded invocation that ran.
         let policies = [
             policy("a", "Never", increment()),
             policy("b", "IfNeeded", increment()),
+            policy("c", "IfNeeded", increment()),
+        ];
+        let bindings = [binding("a"), binding("b"), binding("c")];
+        let mut object = configmap("0");
+        let (first, second) = run(&policies, &bindings, &mut object);
+        assert!(first.reinvocation.requested());
+        let second = second.unwrap();
+        let rerun: Vec<&str> = second.changes.iter().map(|c| c.policy.as_str()).collect();
+        assert_eq!(rerun, ["b", "c"]);
+        assert_eq!(foo(&object), "5");
+    }
+
+    #[test]
+    fn reinvocation_follows_applied_patches() {
+        let skipped = json!([{"patchType": "JSONPatch", "jsonPatch": {"expression":
+            "[JSONPatch{op: 'test', path: '/data/foo', value: 'x'}, JSONPatch{op: 'add', path: '/data/bar', value: 'y'}]"}}]);
+        let policies = [
+            policy("a", "IfNeeded", json!([])),
+            policy("b", "Never", skipped),
         ];
         let bindings = [binding("a"), binding("b")];
         let mut object = configmap("0");
         let (first, second) = run(&policies, &bindings, &mut object);
-        assert!(!first.reinvocation.wanted(&object));
+        // The failed `test` skips the patch, yet the patch was applied: a round is asked
+        // for, and `a` (no mutation) is marked.
+        assert!(first.changes.is_empty());
+        assert!(first.reinvocation.requested());
         assert!(second.unwrap().changes.is_empty());
-        assert_eq!(object["data"]["foo"], "2");
+        assert_eq!(foo(&object), "0");
+
+        let only_if_needed = [policy("a", "IfNeeded", json!([]))];
+        let mut object = configmap("0");
+        let (first, second) = run(&only_if_needed, &[binding("a")], &mut object);
+        assert!(!first.reinvocation.requested() && second.is_none());
+        assert!(!first.reinvocation.wanted(&object));
+        // Another mutator changes the object: the round wants `a` again.
+        object["data"]["foo"] = json!("9");
+        assert!(first.reinvocation.wanted(&object));
     }
 
     #[test]
@@ -570,6 +667,7 @@ mod tests {
         let failing = json!([
             {"patchType": "ApplyConfiguration", "applyConfiguration": {"expression": INCREMENT}},
             {"patchType": "JSONPatch", "jsonPatch": {"expression": "[JSONPatch{op: 'replace', path: '/data/nope/x', value: 'v'}]"}},
+            {"patchType": "ApplyConfiguration", "applyConfiguration": {"expression": INCREMENT}},
         ]);
         let mut ignore = policy("ignore", "Never", failing.clone());
         ignore.core.failure_policy = FailurePolicy::Ignore;
@@ -587,8 +685,8 @@ mod tests {
             e.message
         );
         assert!(!e.internal);
-        // The applied first mutations stay.
-        assert_eq!(object["data"]["foo"], "2");
+        // A failed mutation ends only itself: the next ones run, in both policies.
+        assert_eq!(foo(&object), "4");
 
         let mut unknown = json!({"apiVersion": "v1", "kind": "Nope", "metadata": {"name": "cm"}});
         let request = AdmissionRequest {
