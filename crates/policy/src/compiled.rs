@@ -182,8 +182,28 @@ fn list_at<'a>(v: &'a Value, key: &str) -> &'a [Value] {
 }
 
 impl PolicyCore {
-    /// Decodes the shared part of a VAP or MAP object.
+    /// Decodes the shared part of a ValidatingAdmissionPolicy object.
     pub fn from_object(object: &Value) -> PolicyCore {
+        PolicyCore::decode(object, false)
+    }
+
+    /// Decodes the shared part of a MutatingAdmissionPolicy object: as
+    /// [`PolicyCore::from_object`], every expression compiled with the MAP types
+    /// (`Object`, `JSONPatch`: AP `mutating/compilation.go` declares them for the whole
+    /// policy).
+    pub fn from_mutating_object(object: &Value) -> PolicyCore {
+        PolicyCore::decode(object, true)
+    }
+
+    fn decode(object: &Value, mutation: bool) -> PolicyCore {
+        let env = |params: bool, authorizer: bool| {
+            let d = Declarations::admission(params, authorizer);
+            if mutation {
+                d.with_mutation_types()
+            } else {
+                d
+            }
+        };
         let name = str_at(&object["metadata"], "name").to_owned();
         let spec = &object["spec"];
         let param_kind = spec
@@ -198,10 +218,7 @@ impl PolicyCore {
             .iter()
             .map(|mc| MatchCondition {
                 name: str_at(mc, "name").to_owned(),
-                expression: Expr::compile(
-                    str_at(mc, "expression"),
-                    &Declarations::admission(params, true),
-                ),
+                expression: Expr::compile(str_at(mc, "expression"), &env(params, true)),
             })
             .collect();
         let mut declared: Vec<(String, ResultType)> = Vec::new();
@@ -209,9 +226,8 @@ impl PolicyCore {
         let mut variable_errors = Vec::new();
         for v in list_at(spec, "variables") {
             let name = str_at(v, "name").to_owned();
-            let env = Declarations::admission(params, true)
-                .with_variables(VariablesDecl::Fields(declared.clone()));
-            match compile(str_at(v, "expression"), &env) {
+            let earlier = env(params, true).with_variables(VariablesDecl::Fields(declared.clone()));
+            match compile(str_at(v, "expression"), &earlier) {
                 Ok(program) => {
                     declared.push((name.clone(), program.output_type()));
                     variables.push((name, program));
@@ -222,10 +238,8 @@ impl PolicyCore {
                 }
             }
         }
-        let scope = Declarations::admission(params, true)
-            .with_variables(VariablesDecl::Fields(declared.clone()));
-        let message_scope =
-            Declarations::admission(params, false).with_variables(VariablesDecl::Fields(declared));
+        let scope = env(params, true).with_variables(VariablesDecl::Fields(declared.clone()));
+        let message_scope = env(params, false).with_variables(VariablesDecl::Fields(declared));
         PolicyCore {
             name,
             match_constraints: spec.get("matchConstraints").cloned().unwrap_or(Value::Null),
@@ -249,7 +263,7 @@ impl PolicyCore {
     }
 }
 
-/// A policy kind the dispatch loop can iterate (VAP now, MAP later).
+/// A policy kind the dispatch loop can iterate (VAP and MAP).
 pub trait Policy {
     fn core(&self) -> &PolicyCore;
 }

@@ -16,8 +16,10 @@
 //! - `dispatch`: the policy × binding × param iteration with configuration errors;
 //! - `validating`: ValidatingAdmissionPolicy evaluation: denials, warnings, audit
 //!   annotations;
-//! - `mutating`: MutatingAdmissionPolicy, the JSONPatch application
-//!   (`mutating::json_patch`).
+//! - `mutating`: MutatingAdmissionPolicy: the compiled policy (`mutating::policy`), the
+//!   dispatch of its mutations with failurePolicy, change records and the one
+//!   reinvocation round (`mutating::dispatch`: `mutate`, `reinvoke`), the JSONPatch
+//!   application (`mutating::json_patch`).
 //!
 //! JSON in, outcome out: nothing here reads files or the cluster.
 
