@@ -13,7 +13,7 @@
 //! Run one case: `cargo test --test admission_policies_conformance -- <id>`.
 //!
 //! `ALLOW_LIST` names the cases kadmit deliberately does not pass, each with its reason: such
-//! a case's test passes while it fails (with a note on stderr), and fails once the case
+//! a case's test (named `<id> [allow-listed]`) passes while it fails, and fails once the case
 //! passes, so the list cannot keep stale entries.
 
 mod common;
@@ -201,12 +201,28 @@ const ALLOW_LIST: &[(&str, &str)] = &[
         "every expected error is reported, but in kubectl's envelope (one `* field: message` line each), not ErrorList.ToAggregate's `, ` join that the case quotes",
     ),
     (
+        "json_patch_test-25",
+        "kadmit refuses the patched object for the same unknown field, with the same `strict decoding error: unknown field \"spec.template.spec.containers[1].ports[0].containerPortZ\"`, but when it decodes the object again after the mutating phase (the 400 of built-in decoding) rather than inside the MAP dispatcher (the server's `Internal error occurred: ` wording)",
+    ),
+    (
+        "smd_test-4",
+        "an UPDATE whose oldObject differs from the object: kadmit has no previous state yet (oldObject is the object itself, docs/admission-policies.md); crates/policy/tests/map_cases.rs passes it",
+    ),
+    (
+        "mutatingadmissionpolicy_test-12",
+        "upstream a status-subresource UPDATE of a Namespace whose expected labels, finalizers and phase come from the Namespace strategy; the case's request has no subresource (crates/policy/tests/map_cases.rs allow-lists it too)",
+    ),
+    (
         "condition_test-11",
         "paramKind example.com/v1 ParamCRD needs its CRD, which the case does not give: kadmit reports the binding's configuration error (paramKind kind ... not known) as the server would",
     ),
     (
         "condition_test-13",
         "paramKind example.com/v1 ParamCRD needs its CRD, which the case does not give: kadmit reports the binding's configuration error (paramKind kind ... not known) as the server would",
+    ),
+    (
+        "condition_test-16",
+        "namespaceObject.metadata.managedFields and .ownerReferences do not compile (namespaceObject is typed): wrapped in policies by the runner, they are refused on create (exit 2) as the server refuses them; upstream compiles the expressions alone (crates/policy/tests/vap_cases.rs passes it)",
     ),
     (
         "condition_test-12",
@@ -233,10 +249,12 @@ fn main() {
     if !common::peer_fixtures_present(PEER) {
         return;
     }
-    let doc = common::conformance::load_yaml(&common::peer_fixtures(PEER).join("cases.yaml"))
-        .into_iter()
-        .next()
-        .expect("cases.yaml is empty");
+    // PyYAML data, read with a YAML 1.2 reader that resolves its scalars as PyYAML does
+    // (kadmit's own reader, as kubectl's, reads the plain label key `y` as `true`).
+    let path = common::peer_fixtures(PEER).join("cases.yaml");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let doc: Value = serde_yaml::from_str(&text).expect("cases.yaml parses");
     // The runner accepts a bare list of cases as well as a `cases:` key.
     let cases: Vec<Value> = match &doc {
         Value::Array(list) => list.clone(),
@@ -268,13 +286,8 @@ fn trial(case: &Value) -> Trial {
             let reason = *reason;
             Trial::test(format!("{id} [allow-listed]"), move || {
                 match run_case(&case) {
-                    Err(why) => {
-                        eprintln!(
-                            "note: {id} fails as allow-listed ({reason}): {}",
-                            why.lines().next().unwrap_or("")
-                        );
-                        Ok(())
-                    }
+                    // Its name says it is allow-listed; the reason is in ALLOW_LIST.
+                    Err(_) => Ok(()),
                     Ok(()) => Err(Failed::from(format!(
                         "{id} is in ALLOW_LIST ({reason}) but now passes: remove it from the allow-list"
                     ))),
@@ -792,6 +805,16 @@ fn build(case: &Value, help: &str) -> Result<Built, String> {
         _ => {
             docs.extend(items(get(case, "policies")).iter().cloned());
             docs.push(case_object(case)?);
+            // The patcher unit tests' Deployments are bare (no selector, no containers): the
+            // server would refuse them on create, which is not what the cases that expect an
+            // admitted object test. A case that expects a denial keeps built-in admission
+            // (json_patch_test-25: the mutated object's unknown field is refused when it is
+            // decoded again); its expected message must still be there.
+            let id = text_of(&case["id"]);
+            let unit_test = id.starts_with("json_patch_test-") || id.starts_with("smd_test-");
+            if unit_test && case["expect"]["allowed"] != json!(false) {
+                args.push("--no-builtins".into());
+            }
         }
     }
     let op = get(req, "operation");

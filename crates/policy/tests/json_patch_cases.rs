@@ -8,17 +8,14 @@
 //! on both sides), or the error, as the dispatcher words it (`policy '<P>' with binding
 //! '<B>' denied request: <err>`), checked against `message_prefix`/`message_contains`.
 
+mod fixtures;
+
 use kadmit_policy::mutating::json_patch;
 use kadmit_schema::cel::expression::{
     compile, Activation, CompiledExpression, Declarations, Invocation, ResultType, VariablesDecl,
 };
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::{json, Map, Value};
-
-const CASES: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/peer-fixtures/admission-policies/cases.yaml"
-);
 
 const PREFIX: &str = "json_patch_test-";
 const EXPECTED_CASES: usize = 47;
@@ -32,58 +29,6 @@ const ALLOW_LIST: &[(&str, &str)] = &[(
 
 /// cel-go's per-invocation budget (`RuntimeCELCostBudget`).
 const BUDGET: u64 = 10_000_000;
-
-fn ci() -> bool {
-    matches!(std::env::var("CI").as_deref(), Ok("true" | "1"))
-}
-
-fn load() -> Option<Vec<Value>> {
-    let text = match std::fs::read_to_string(CASES) {
-        Ok(text) => text,
-        Err(e) => {
-            assert!(!ci(), "CI is set and {CASES} cannot be read: {e}");
-            // Straight to the stderr handle, so the skip is seen whatever captures output.
-            let _ = std::io::Write::write_all(
-                &mut std::io::stderr(),
-                format!("\n==================================================\nSKIPPED: ../shared not found ({CASES}: {e})\n(set CI=true to make this a failure)\n==================================================\n").as_bytes(),
-            );
-            return None;
-        }
-    };
-    let docs = kadmit_yaml::compose::compose(&pyyaml_keys(&text)).expect("cases.yaml parses");
-    let root = &docs.first().expect("one document").value;
-    let cases = root["cases"].as_array().expect("a `cases` list").clone();
-    Some(cases)
-}
-
-/// The fixture is written for PyYAML (`run_cases.py` reads it), which resolves the plain
-/// keys `y`, `Y`, `n`, `N` as strings; `kadmit_yaml` resolves them as go-yaml v2 does, as
-/// booleans (`true`). The upstream tests use the label key `y` (`/metadata/labels/y`), so
-/// such keys are quoted before composing.
-fn pyyaml_keys(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 64);
-    for line in text.lines() {
-        let indent = line.len() - line.trim_start().len();
-        let (lead, rest) = line.split_at(indent);
-        let (dash, rest) = match rest.strip_prefix("- ") {
-            Some(r) => ("- ", r),
-            None => ("", rest),
-        };
-        let bool_key = ["y", "Y", "n", "N"].iter().find(|k| {
-            rest.strip_prefix(**k)
-                .and_then(|r| r.strip_prefix(':'))
-                .is_some_and(|r| r.is_empty() || r.starts_with(' '))
-        });
-        match bool_key {
-            Some(key) => {
-                out.push_str(&format!("{lead}{dash}\"{key}\"{}", &rest[key.len()..]));
-            }
-            None => out.push_str(line),
-        }
-        out.push('\n');
-    }
-    out
-}
 
 /// `run_cases.py`'s `norm`: null values and empty maps/lists dropped, recursively.
 fn norm(value: &Value) -> Value {
@@ -225,7 +170,7 @@ fn check(case: &Value) -> Option<String> {
 
 fn main() {
     let args = Arguments::from_args();
-    let cases: Vec<Value> = load()
+    let cases: Vec<Value> = fixtures::load()
         .unwrap_or_default()
         .into_iter()
         .filter(|c| c["id"].as_str().is_some_and(|id| id.starts_with(PREFIX)))

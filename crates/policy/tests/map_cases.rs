@@ -11,6 +11,8 @@
 //! normalisation (nulls and empty maps/lists dropped on both sides), or the first error
 //! with `message_prefix`/`message_contains`.
 
+mod fixtures;
+
 use kadmit_match::Gvk;
 use kadmit_policy::compiled::Binding;
 use kadmit_policy::matching::{Gvr, Request, Table};
@@ -21,11 +23,6 @@ use kadmit_schema::kinds::Builtin;
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::{Map, Value};
 
-const CASES: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/peer-fixtures/admission-policies/cases.yaml"
-);
-
 const PREFIXES: [(&str, usize); 2] = [("mutatingadmissionpolicy_test-", 15), ("smd_test-", 12)];
 
 /// Cases not expected to pass, with the reason. A listed case that passes fails, so the
@@ -34,66 +31,6 @@ const ALLOW_LIST: &[(&str, &str)] = &[(
     "mutatingadmissionpolicy_test-12",
     "a `status` subresource UPDATE of a Namespace upstream: the case's request carries no subresource (kadmit has no subresource requests), so the rule on `namespaces/status` does not match; and the expected label, `spec.finalizers` and `status.phase` come from the apiserver's Namespace strategy and defaulting, not from the policy",
 )];
-
-fn ci() -> bool {
-    matches!(std::env::var("CI").as_deref(), Ok("true" | "1"))
-}
-
-fn load() -> Option<Vec<Value>> {
-    let text = match std::fs::read_to_string(CASES) {
-        Ok(text) => text,
-        Err(e) => {
-            assert!(!ci(), "CI is set and {CASES} cannot be read: {e}");
-            // Straight to the stderr handle, so the skip is seen whatever captures output.
-            let _ = std::io::Write::write_all(
-                &mut std::io::stderr(),
-                format!("\n==================================================\nSKIPPED: ../shared not found ({CASES}: {e})\n(set CI=true to make this a failure)\n==================================================\n").as_bytes(),
-            );
-            return None;
-        }
-    };
-    let docs = kadmit_yaml::compose::compose(&pyyaml_keys(&text)).expect("cases.yaml parses");
-    let root = &docs.first().expect("one document").value;
-    let cases = root["cases"].as_array().expect("a `cases` list").clone();
-    Some(cases)
-}
-
-/// The fixture is written for PyYAML (`run_cases.py` reads it), which resolves the plain
-/// scalars `y`, `Y`, `n`, `N` as strings; `kadmit_yaml` resolves them as go-yaml v2 does, as
-/// booleans (`true`). The cases use `y` as a label key and as a volume name
-/// (`name: y`), so such keys and values are quoted before composing.
-fn pyyaml_keys(text: &str) -> String {
-    const PLAIN: [&str; 4] = ["y", "Y", "n", "N"];
-    let mut out = String::with_capacity(text.len() + 64);
-    for line in text.lines() {
-        let indent = line.len() - line.trim_start().len();
-        let (lead, rest) = line.split_at(indent);
-        let (dash, rest) = match rest.strip_prefix("- ") {
-            Some(r) => ("- ", r),
-            None => ("", rest),
-        };
-        let bool_key = PLAIN.iter().find(|k| {
-            rest.strip_prefix(**k)
-                .and_then(|r| r.strip_prefix(':'))
-                .is_some_and(|r| r.is_empty() || r.starts_with(' '))
-        });
-        let rest = match bool_key {
-            Some(key) => format!("\"{key}\"{}", &rest[key.len()..]),
-            None => rest.to_owned(),
-        };
-        // A `key: y` value, or a `- y` item.
-        let rest = match rest.rsplit_once(": ") {
-            Some((key, value)) if PLAIN.contains(&value) => format!("{key}: \"{value}\""),
-            None if dash == "- " && PLAIN.contains(&rest.as_str()) => format!("\"{rest}\""),
-            _ => rest,
-        };
-        out.push_str(lead);
-        out.push_str(dash);
-        out.push_str(&rest);
-        out.push('\n');
-    }
-    out
-}
 
 /// `run_cases.py`'s `norm`: null values and empty maps/lists dropped, recursively.
 fn norm(value: &Value) -> Value {
@@ -258,7 +195,7 @@ fn check(case: &Value) -> Option<String> {
 
 fn main() {
     let args = Arguments::from_args();
-    let cases: Vec<Value> = load()
+    let cases: Vec<Value> = fixtures::load()
         .unwrap_or_default()
         .into_iter()
         .filter(|c| PREFIXES.iter().any(|(p, _)| s(&c["id"]).starts_with(p)))

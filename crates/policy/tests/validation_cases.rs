@@ -3,13 +3,10 @@
 //! `TestCompile`, the integration type-checking cases) against
 //! `kadmit_policy::validation::validate_policy`.
 
+mod fixtures;
+
 use kadmit_policy::validation::validate_policy;
 use serde_json::Value;
-
-const CASES: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/peer-fixtures/admission-policies/cases.yaml"
-);
 
 /// Cases not expected to pass yet, with the reason. A listed case that passes fails the
 /// test, so the list stays honest.
@@ -22,30 +19,6 @@ const WARNINGS_NOT_CHECKED: &[(&str, &str)] = &[(
     "validatingadmissionpolicy_test-tc2",
     "type-checking warnings (status.typeChecking) are not produced by validate_policy",
 )];
-
-fn ci() -> bool {
-    matches!(std::env::var("CI").as_deref(), Ok("true" | "1"))
-}
-
-fn load() -> Option<Vec<Value>> {
-    let text = match std::fs::read_to_string(CASES) {
-        Ok(text) => text,
-        Err(e) => {
-            assert!(!ci(), "CI is set and {CASES} cannot be read: {e}");
-            // Straight to the stderr handle: libtest captures `eprintln!` of passing
-            // tests, and a skip must be seen.
-            let _ = std::io::Write::write_all(
-                &mut std::io::stderr(),
-                format!("\n==================================================\nSKIPPED: ../shared not found ({CASES}: {e})\n(set CI=true to make this a failure)\n==================================================\n").as_bytes(),
-            );
-            return None;
-        }
-    };
-    let docs = kadmit_yaml::compose::compose(&text).expect("cases.yaml parses");
-    let root = &docs.first().expect("one document").value;
-    let cases = root["cases"].as_array().expect("a `cases` list").clone();
-    Some(cases)
-}
 
 /// The errors of every object of a case, each as the apiserver prints it, joined as
 /// `ErrorList.ToAggregate` joins them.
@@ -77,7 +50,9 @@ fn check(case: &Value) -> Option<String> {
 
 #[test]
 fn policy_validation_cases() {
-    let Some(cases) = load() else { return };
+    let Some(cases) = fixtures::load() else {
+        return;
+    };
     let cases: Vec<&Value> = cases
         .iter()
         .filter(|c| c["kind"] == "policy-validation")

@@ -7,6 +7,8 @@
 //! false gives the warning `… failed expression: <expr>`, an error a warning containing
 //! `error_contains`, true no warning.
 
+mod fixtures;
+
 use kadmit_match::Gvk;
 use kadmit_policy::compiled::{Binding, ValidatingPolicy};
 use kadmit_policy::matching::{Gvr, Request, Table};
@@ -16,11 +18,6 @@ use kadmit_policy::validating::{validate, ValidatingOutcome};
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::{json, Value};
 
-const CASES: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/peer-fixtures/admission-policies/cases.yaml"
-);
-
 /// Cases not expected to pass, with the reason. A listed case that passes fails, so the
 /// list stays honest.
 const ALLOW_LIST: &[(&str, &str)] = &[
@@ -29,27 +26,6 @@ const ALLOW_LIST: &[(&str, &str)] = &[
         "expects upstream's expressionIndex 1 (its harness prepends a marker validation); the policy as transcribed gives 0, as the case's `derived` says",
     ),
 ];
-
-fn ci() -> bool {
-    matches!(std::env::var("CI").as_deref(), Ok("true" | "1"))
-}
-
-fn load() -> Option<Vec<Value>> {
-    let text = match std::fs::read_to_string(CASES) {
-        Ok(text) => text,
-        Err(e) => {
-            assert!(!ci(), "CI is set and {CASES} cannot be read: {e}");
-            let _ = std::io::Write::write_all(
-                &mut std::io::stderr(),
-                format!("\n==================================================\nSKIPPED: ../shared not found ({CASES}: {e})\n(set CI=true to make this a failure)\n==================================================\n").as_bytes(),
-            );
-            return None;
-        }
-    };
-    let docs = kadmit_yaml::compose::compose(&text).expect("cases.yaml parses");
-    let root = &docs.first().expect("one document").value;
-    Some(root["cases"].as_array().expect("a `cases` list").clone())
-}
 
 /// The case's param objects. ConfigMap and Secret are known namespaced kinds; any other
 /// kind is known when the case has objects of it (namespaced when they carry a namespace).
@@ -269,7 +245,9 @@ fn check_condition(case: &Value) -> Result<(), String> {
 
 fn main() {
     let args = Arguments::from_args();
-    let Some(cases) = load() else { return };
+    let Some(cases) = fixtures::load() else {
+        return;
+    };
     let mut trials = Vec::new();
     let (mut validate_count, mut condition_count) = (0, 0);
     for case in cases {

@@ -7,6 +7,7 @@
 //! compiled policies, each resource into an admission request, and the outcome into
 //! diagnostics and changes.
 
+mod mutate;
 mod objects;
 mod request;
 mod validate;
@@ -18,7 +19,10 @@ use crate::core::pipeline::Pipeline;
 use kadmit_match::Gvk;
 use kadmit_policy::compiled::{Binding, ValidatingPolicy};
 use kadmit_policy::matching::{Gvr, Table};
+use kadmit_policy::mutating::policy::MutatingPolicy;
 use kadmit_schema::admission::FieldValidation;
+use kadmit_schema::definition::Crd;
+use kadmit_schema::kinds::Builtin;
 use serde_json::Value;
 
 /// What the engine is handed: its own settings only.
@@ -41,6 +45,8 @@ pub struct AdmissionPolicies {
 struct Objects {
     validating: Vec<Value>,
     validating_bindings: Vec<Value>,
+    mutating: Vec<Value>,
+    mutating_bindings: Vec<Value>,
 }
 
 impl Engine for AdmissionPolicies {
@@ -60,30 +66,58 @@ impl Engine for AdmissionPolicies {
             match item.resource.id.kind.as_str() {
                 "ValidatingAdmissionPolicy" => objects.validating.push(value),
                 "ValidatingAdmissionPolicyBinding" => objects.validating_bindings.push(value),
-                _ => {}
+                "MutatingAdmissionPolicy" => objects.mutating.push(value),
+                _ => objects.mutating_bindings.push(value),
             }
         }
-        if objects.validating.is_empty() {
-            return diagnostics;
+        if !objects.mutating.is_empty() {
+            let policies: Vec<MutatingPolicy> = objects
+                .mutating
+                .iter()
+                .map(MutatingPolicy::from_object)
+                .collect();
+            add_lookup_kinds(pipeline, policies.iter().map(|p| &p.core));
+            pipeline.mutating.push(Box::new(mutate::Mutate {
+                policies,
+                bindings: bindings(&objects.mutating_bindings),
+                request: request::Builder::new(&self.settings, equivalents(config)),
+                schemas: (
+                    Builtin {
+                        minor: self.settings.minor,
+                    },
+                    crds(config),
+                ),
+            }));
         }
-        let policies: Vec<ValidatingPolicy> = objects
-            .validating
-            .iter()
-            .map(ValidatingPolicy::from_object)
-            .collect();
-        let bindings: Vec<Binding> = objects
-            .validating_bindings
-            .iter()
-            .map(Binding::from_object)
-            .collect();
-        add_lookup_kinds(pipeline, policies.iter().map(|p| &p.core));
-        pipeline.validating.push(Box::new(validate::Validate {
-            policies,
-            bindings,
-            request: request::Builder::new(&self.settings, equivalents(config)),
-        }));
+        if !objects.validating.is_empty() {
+            let policies: Vec<ValidatingPolicy> = objects
+                .validating
+                .iter()
+                .map(ValidatingPolicy::from_object)
+                .collect();
+            add_lookup_kinds(pipeline, policies.iter().map(|p| &p.core));
+            pipeline.validating.push(Box::new(validate::Validate {
+                policies,
+                bindings: bindings(&objects.validating_bindings),
+                request: request::Builder::new(&self.settings, equivalents(config)),
+            }));
+        }
         diagnostics
     }
+}
+
+fn bindings(objects: &[Value]) -> Vec<Binding> {
+    objects.iter().map(Binding::from_object).collect()
+}
+
+/// The run's CustomResourceDefinitions the API server would accept (the CRD engine reports
+/// the others), for ApplyConfiguration merges into custom resources.
+fn crds(config: &Configuration<'_>) -> Vec<Crd> {
+    config
+        .crds
+        .iter()
+        .filter_map(|crd| Crd::from_value(&crd.value).ok())
+        .collect()
 }
 
 /// The param kinds of `policies`: the run collects their objects for the stages.
