@@ -36,6 +36,7 @@ const DOCS: &[&str] = &[
     "docs/kubemod.md",
     "docs/yaml.md",
     "docs/builtins.md",
+    "docs/admission-policies.md",
 ];
 
 /// The working directory of every block (copied fresh for each block).
