@@ -309,3 +309,34 @@ fn a_mutation_the_server_refuses_refuses_the_resource_unless_ignored() {
         .success()
         .stdout(predicate::str::contains("matchLabels").not());
 }
+
+#[test]
+fn an_expression_over_its_cost_limit_is_stopped_with_the_servers_message() {
+    // 1,500 × 1,500 comparisons: past the 1,000,000 per-expression limit.
+    let items: Vec<String> = (0..1500).map(|i| i.to_string()).collect();
+    let thing = format!(
+        "apiVersion: example.com/v1\nkind: Thing\nmetadata: {{name: big}}\nitems: [{}]\n",
+        items.join(", ")
+    );
+    let stdin = format!(
+        "apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: quadratic
+spec:
+  matchConstraints:
+    resourceRules:
+    - apiGroups: [example.com]
+      apiVersions: [v1]
+      operations: [CREATE]
+      resources: [things]
+  validations:
+  - expression: object.items.all(x, object.items.all(y, x == y || x != y))
+---
+{}{thing}",
+        binding("quadratic", "quadratic", "[Deny]", "")
+    );
+    transform(&[], stdin).code(1).stderr(predicate::str::contains(
+        "ValidatingAdmissionPolicy 'quadratic' with binding 'quadratic' denied request: expression 'object.items.all(x, object.items.all(y, x == y || x != y))' resulted in error: operation cancelled: actual cost limit exceeded",
+    ));
+}

@@ -20,8 +20,8 @@ use std::rc::Rc;
 
 /// Builds the pipeline for `items`; every unusable item is reported, not just the first.
 /// Engines run in the order their stages take within each phase: built-in kinds (unless
-/// `--no-builtins`), KubeMod, CRDs,
-/// generators, Gatekeeper, then modules in configuration order.
+/// `--no-builtins`), admission policies, KubeMod, CRDs, generators, Gatekeeper, then modules
+/// in configuration order.
 pub fn compile(
     items: &[ConfigItem],
     crds: &[&Resource],
