@@ -330,6 +330,12 @@ mod tests {
                 generated_name: false,
             };
             assert!(known_kind(&id).is_some());
+            // Admission policies are built-in kinds: the policy engine decodes them against
+            // the embedded built-in schemas, as the server does.
+            if known.family == Family::AdmissionPolicy {
+                assert!(KindCrd::of(&id).is_none(), "{}", known.kind);
+                continue;
+            }
             assert!(KindCrd::of(&id).is_some(), "no CRD for {}", known.kind);
         }
     }
