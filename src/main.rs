@@ -1,5 +1,6 @@
 use kadmit::cli::{self, Invocation};
 use kadmit::{install, run};
+use std::borrow::Cow;
 use std::io::{IsTerminal, Read, Write};
 use std::process::ExitCode;
 
@@ -32,6 +33,7 @@ fn main() -> ExitCode {
             mut options,
             report,
             infer_mode_from_stdin,
+            diff,
         } => {
             let mut stdin = Vec::new();
             if let Err(e) = std::io::stdin().read_to_end(&mut stdin) {
@@ -41,15 +43,39 @@ fn main() -> ExitCode {
             if infer_mode_from_stdin && stdin.iter().all(u8::is_ascii_whitespace) {
                 options.mode = run::Mode::Generate;
             }
-            execute(options, report, stdin)
+            let color = diff.map(|choice| {
+                choice.enabled(
+                    std::io::stdout().is_terminal(),
+                    std::env::var_os("NO_COLOR").as_deref(),
+                )
+            });
+            execute(options, report, stdin, color)
         }
     };
     ExitCode::from(u8::try_from(code).unwrap_or(2))
 }
 
-fn execute(options: run::Options, report: Option<std::path::PathBuf>, stdin: Vec<u8>) -> i32 {
+/// One run. `diff`: `kadmit diff`, coloured or not: the diff replaces the stream on stdout,
+/// and each resource's own diagnostics are shown there, in place, instead of on stderr.
+fn execute(
+    options: run::Options,
+    report: Option<std::path::PathBuf>,
+    stdin: Vec<u8>,
+    diff: Option<bool>,
+) -> i32 {
     let outcome = run::run_owned(options, stdin);
-    for diagnostic in &outcome.diagnostics {
+    let mut in_place = vec![false; outcome.diagnostics.len()];
+    if diff.is_some() {
+        for admitted in &outcome.admitted {
+            in_place[admitted.diagnostics.clone()].fill(true);
+        }
+    }
+    for (diagnostic, _) in outcome
+        .diagnostics
+        .iter()
+        .zip(&in_place)
+        .filter(|(_, shown)| !**shown)
+    {
         eprintln!("{diagnostic}");
     }
     if let Some(path) = report {
@@ -64,9 +90,18 @@ fn execute(options: run::Options, report: Option<std::path::PathBuf>, stdin: Vec
             return 2;
         }
     }
+    // A diff is a review aid, not a stream to apply: it is written even when a resource
+    // was rejected; only a run that never reached admission (bad input) has none.
+    let text = match diff {
+        Some(color) if outcome.exit_code != 2 || !outcome.admitted.is_empty() => {
+            Cow::Owned(run::diff(&outcome, color))
+        }
+        Some(_) => Cow::Borrowed(""),
+        None => Cow::Borrowed(outcome.stdout.as_str()),
+    };
     let mut stdout = std::io::stdout().lock();
     if let Err(e) = stdout
-        .write_all(outcome.stdout.as_bytes())
+        .write_all(text.as_bytes())
         .and_then(|()| stdout.flush())
     {
         if e.kind() != std::io::ErrorKind::BrokenPipe {

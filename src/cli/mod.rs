@@ -20,6 +20,7 @@ const AFTER_HELP: &str = "\
 Invocation:
   kadmit transform < in.yaml          plain stream: configuration and resources on stdin
   kadmit generate  < virtual.yaml     generate, then admit, resources from virtual resources
+  kadmit diff      < in.yaml          review: what admission changes, as a unified diff
   <plugin> CONFIG_FILE [generate|transform] [flags]
                                       kustomize legacy exec plugin (see install-plugins)
   kadmit [transform|generate] < resourcelist.yaml
@@ -49,6 +50,9 @@ pub enum Command {
     Transform(RunArgs),
     /// Like transform, then turn virtual resources into real ones and admit them too.
     Generate(RunArgs),
+    /// Like transform, but write a unified diff of each resource admission changed (the
+    /// rules named beside each hunk) and a summary, instead of the stream: a review aid.
+    Diff(DiffArgs),
     /// Print the version.
     Version,
     /// Write the kustomize legacy plugin layout for every configuration kind kadmit reads.
@@ -160,6 +164,37 @@ pub struct RunArgs {
     pub group: Vec<String>,
 }
 
+/// `kadmit diff`: transform's flags and `--color`.
+#[derive(Debug, Clone, Args)]
+pub struct DiffArgs {
+    /// When to colour the diff: auto (stdout is a terminal and NO_COLOR is unset or
+    /// empty), always, never.
+    #[arg(long, value_enum, default_value = "auto", value_name = "WHEN")]
+    pub color: ColorArg,
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+/// `--color`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorArg {
+    Auto,
+    Always,
+    Never,
+}
+
+impl ColorArg {
+    /// Whether to colour: `auto` colours a terminal unless `NO_COLOR` is set to a
+    /// non-empty value (no-color.org); `always` and `never` are what the user said.
+    pub fn enabled(self, stdout_is_terminal: bool, no_color: Option<&std::ffi::OsStr>) -> bool {
+        match self {
+            ColorArg::Always => true,
+            ColorArg::Never => false,
+            ColorArg::Auto => stdout_is_terminal && no_color.is_none_or(|v| v.is_empty()),
+        }
+    }
+}
+
 /// `--output`, as clap reads it; the library's [`Format`] knows nothing of argv.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum OutputArg {
@@ -232,6 +267,8 @@ pub enum Invocation {
         report: Option<PathBuf>,
         /// Legacy plugin with no subcommand: generate when stdin is empty.
         infer_mode_from_stdin: bool,
+        /// `kadmit diff`: write the diff (coloured as this says) instead of the stream.
+        diff: Option<ColorArg>,
     },
     Version,
     InstallPlugins {
@@ -251,6 +288,7 @@ pub enum Invocation {
 const SUBCOMMANDS: &[&str] = &[
     "generate",
     "transform",
+    "diff",
     "version",
     "install-plugins",
     "module",
@@ -285,18 +323,22 @@ pub fn detect(args: &[String], stdin_is_terminal: bool) -> Invocation {
         with_mode.extend(rest.iter().cloned());
         return match parse(&with_mode, Some(PathBuf::from(first))) {
             Invocation::Run {
-                options, report, ..
+                options,
+                report,
+                diff,
+                ..
             } => Invocation::Run {
                 options,
                 report,
                 infer_mode_from_stdin: true,
+                diff,
             },
             other => other,
         };
     }
     Invocation::Exit {
         text: format!(
-            "kadmit: unknown subcommand {first:?}: the operation is not supported (expected generate, transform, version, install-plugins or module)"
+            "kadmit: unknown subcommand {first:?}: the operation is not supported (expected generate, transform, diff, version, install-plugins or module)"
         ),
         to_stderr: true,
         code: EXIT_UNSUPPORTED,
@@ -309,6 +351,7 @@ fn parse(args: &[String], plugin_config: Option<PathBuf>) -> Invocation {
         Ok(cli) => match cli.command {
             Command::Transform(a) => run_invocation(Mode::Transform, a, false, plugin_config),
             Command::Generate(a) => run_invocation(Mode::Generate, a, false, plugin_config),
+            Command::Diff(d) => diff_invocation(d, plugin_config),
             Command::Version => Invocation::Version,
             Command::InstallPlugins {
                 dir,
@@ -336,6 +379,35 @@ fn default_args() -> RunArgs {
     match Cli::parse_from(["kadmit", "transform"]).command {
         Command::Transform(a) => a,
         _ => unreachable!("parsed `transform`"),
+    }
+}
+
+/// `kadmit diff`: a transform run that keeps each resource as read and as admitted.
+fn diff_invocation(d: DiffArgs, plugin_config: Option<PathBuf>) -> Invocation {
+    if d.run.output.is_some() {
+        return Invocation::Exit {
+            text: "error: --output does not apply to `kadmit diff`: it writes a diff, not a stream"
+                .to_owned(),
+            to_stderr: true,
+            code: 2,
+        };
+    }
+    match run_invocation(Mode::Transform, d.run, false, plugin_config) {
+        Invocation::Run {
+            mut options,
+            report,
+            infer_mode_from_stdin,
+            ..
+        } => {
+            options.keep_admitted = true;
+            Invocation::Run {
+                options,
+                report,
+                infer_mode_from_stdin,
+                diff: Some(d.color),
+            }
+        }
+        other => other,
     }
 }
 
@@ -381,9 +453,11 @@ fn run_invocation(
             environment_plugin_roots: environment_plugin_roots(),
             user: a.user,
             groups: a.group,
+            keep_admitted: false,
         },
         report: a.report,
         infer_mode_from_stdin: infer,
+        diff: None,
     }
 }
 

@@ -1,4 +1,5 @@
 //! The edges: bytes in, documents out, and back. Protocol adapters live here.
 
+pub mod diff;
 pub mod encode;
 pub mod resource_list;

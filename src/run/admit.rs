@@ -2,8 +2,8 @@
 //! (in `generate`) each generator input turned into resources that are admitted too.
 
 use super::intake::{Intake, Slot};
-use super::{Mode, Options, CHANGED_BY_ANNOTATION};
-use crate::core::diagnostic::Diagnostic;
+use super::{Admitted, Mode, Options, CHANGED_BY_ANNOTATION};
+use crate::core::diagnostic::{has_errors, Diagnostic};
 use crate::core::pipeline::{Change, Context, Pipeline};
 use crate::core::resource::{Identity, Origin, Resource, FUNCTION_ANNOTATION, LOCAL_CONFIG};
 use crate::io::encode::Encoder;
@@ -20,6 +20,8 @@ pub(super) struct Admitter<'a> {
     /// With ExpansionTemplates in `generate`: the resultants, printed instead of the
     /// resources they came from.
     pub resultants: Option<Vec<Value>>,
+    /// With `Options::keep_admitted`: each resource as read and as admitted.
+    pub admitted: Option<Vec<Admitted>>,
 }
 
 impl Admitter<'_> {
@@ -82,6 +84,16 @@ impl Admitter<'_> {
         }
         if !self.pipeline.is_empty() {
             self.admit_one(&mut resource);
+        } else if let Some(admitted) = self.admitted.as_mut() {
+            let at = self.diagnostics.len();
+            admitted.push(Admitted {
+                id: resource.id.clone(),
+                origin: resource.origin.clone(),
+                before: resource.value.clone(),
+                after: Some(resource.value.clone()),
+                changes: Vec::new(),
+                diagnostics: at..at,
+            });
         }
         self.emit(&resource, source, encoder);
     }
@@ -111,6 +123,7 @@ impl Admitter<'_> {
     }
 
     fn admit_one(&mut self, resource: &mut Resource) {
+        let before = self.admitted.is_some().then(|| resource.value.clone());
         let admission = self.pipeline.admit(resource, self.cx);
         if self.options.annotate && !admission.changes.is_empty() {
             let mut rules: Vec<&str> = Vec::new();
@@ -122,7 +135,19 @@ impl Admitter<'_> {
             let rules = rules.join(", ");
             resource.set_annotation(CHANGED_BY_ANNOTATION, rules);
         }
+        let first = self.diagnostics.len();
         self.diagnostics.extend(admission.diagnostics);
+        if let (Some(admitted), Some(before)) = (self.admitted.as_mut(), before) {
+            let rejected = has_errors(&self.diagnostics[first..]);
+            admitted.push(Admitted {
+                id: resource.id.clone(),
+                origin: resource.origin.clone(),
+                before,
+                after: (!rejected).then(|| resource.value.clone()),
+                changes: admission.changes.clone(),
+                diagnostics: first..self.diagnostics.len(),
+            });
+        }
         if !admission.changes.is_empty() {
             self.changes.push((resource.id.clone(), admission.changes));
         }

@@ -78,6 +78,9 @@ pub struct Options {
     pub user: Option<String>,
     /// `--group`: the groups admission modules see in the request's `userInfo`.
     pub groups: Vec<String>,
+    /// Keep each admitted resource's value as read and as admitted in
+    /// [`Outcome::admitted`] (`kadmit diff`); off, nothing more is held than the output.
+    pub keep_admitted: bool,
 }
 
 impl Options {
@@ -112,6 +115,7 @@ impl Options {
             environment_plugin_roots: Vec::new(),
             user: None,
             groups: Vec::new(),
+            keep_admitted: false,
         }
     }
 }
@@ -124,6 +128,25 @@ pub struct Outcome {
     pub changes: Vec<(Identity, Vec<Change>)>,
     /// The configured rules that matched no object of the run.
     pub unmatched: Vec<Unmatched>,
+    /// With [`Options::keep_admitted`]: every resource that went through admission, in
+    /// input order (empty when admission did not run: bad input or configuration).
+    pub admitted: Vec<Admitted>,
+}
+
+/// One resource through admission, as `kadmit diff` shows it.
+#[derive(Debug, Clone)]
+pub struct Admitted {
+    pub id: Identity,
+    pub origin: Origin,
+    /// The resource as read.
+    pub before: Value,
+    /// The resource as admitted; `None` when admission rejected it.
+    pub after: Option<Value>,
+    /// What changed it, in the order the rules ran.
+    pub changes: Vec<Change>,
+    /// Its own diagnostics: the indexes in [`Outcome::diagnostics`] of what its admission
+    /// reported (rejections, warnings), so a renderer can show them in place.
+    pub diagnostics: std::ops::Range<usize>,
 }
 
 pub fn run(options: Options, stdin: &[u8]) -> Outcome {
@@ -283,6 +306,7 @@ fn run_input(options: Options, stdin: Cow<'_, [u8]>) -> Outcome {
         diagnostics,
         changes: Vec::new(),
         resultants: pipeline.expander.as_ref().map(|_| Vec::new()),
+        admitted: options.keep_admitted.then(Vec::new),
     };
     let mut encoder = Encoder::with_capacity(format, input_len + input_len / 8);
     let mut unmatched = Vec::new();
@@ -301,6 +325,7 @@ fn run_input(options: Options, stdin: Cow<'_, [u8]>) -> Outcome {
     let Admitter {
         diagnostics,
         changes,
+        admitted,
         ..
     } = admitter;
 
@@ -334,6 +359,7 @@ fn run_input(options: Options, stdin: Cow<'_, [u8]>) -> Outcome {
         exit_code,
         changes,
         unmatched,
+        admitted: admitted.unwrap_or_default(),
     }
 }
 
@@ -393,7 +419,15 @@ fn not_a_resource_list() -> Outcome {
         exit_code: crate::core::diagnostic::EXIT_UNSUPPORTED,
         changes: Vec::new(),
         unmatched: Vec::new(),
+        admitted: Vec::new(),
     }
+}
+
+/// `kadmit diff`'s output for a run made with [`Options::keep_admitted`]: a unified diff
+/// of each changed resource with the rules named beside each hunk, each resource's
+/// rejections and warnings in place, then the summary line. `color`: ANSI colours.
+pub fn diff(outcome: &Outcome, color: bool) -> String {
+    crate::io::diff::render(&outcome.admitted, &outcome.diagnostics, color)
 }
 
 /// The `--report` document.
