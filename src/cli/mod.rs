@@ -522,6 +522,34 @@ mod tests {
     }
 
     #[test]
+    fn diff_keeps_what_it_shows_and_reads_its_colour_choice() {
+        match detect(&args(&["diff", "--color", "never", "-n", "shop"]), false) {
+            Invocation::Run { options, diff, .. } => {
+                assert_eq!(diff, Some(ColorArg::Never));
+                assert!(options.keep_admitted);
+                assert_eq!(options.mode, Mode::Transform);
+                assert_eq!(options.namespace, "shop");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(
+            matches!(detect(&args(&["transform"]), false), Invocation::Run { options, diff: None, .. } if !options.keep_admitted)
+        );
+        assert!(matches!(
+            detect(&args(&["diff", "-o", "json"]), false),
+            Invocation::Exit { code: 2, .. }
+        ));
+        let set = Some(std::ffi::OsStr::new("1"));
+        let empty = Some(std::ffi::OsStr::new(""));
+        assert!(ColorArg::Auto.enabled(true, None));
+        assert!(ColorArg::Auto.enabled(true, empty));
+        assert!(!ColorArg::Auto.enabled(true, set));
+        assert!(!ColorArg::Auto.enabled(false, None));
+        assert!(ColorArg::Always.enabled(false, set));
+        assert!(!ColorArg::Never.enabled(true, None));
+    }
+
+    #[test]
     fn legacy_plugin_config_file() {
         let file = tempfile::NamedTempFile::new().unwrap();
         let path = file.path().to_str().unwrap();
