@@ -30,7 +30,7 @@ fn main() -> ExitCode {
         Invocation::Module(command) => cli::execute_module(command),
         Invocation::Run {
             mut options,
-            report,
+            reports,
             infer_mode_from_stdin,
         } => {
             let mut stdin = Vec::new();
@@ -41,23 +41,27 @@ fn main() -> ExitCode {
             if infer_mode_from_stdin && stdin.iter().all(u8::is_ascii_whitespace) {
                 options.mode = run::Mode::Generate;
             }
-            execute(options, report, stdin)
+            execute(options, reports, stdin)
         }
     };
     ExitCode::from(u8::try_from(code).unwrap_or(2))
 }
 
-fn execute(options: run::Options, report: Option<std::path::PathBuf>, stdin: Vec<u8>) -> i32 {
+fn execute(
+    options: run::Options,
+    reports: Vec<(std::path::PathBuf, run::report::ReportFormat)>,
+    stdin: Vec<u8>,
+) -> i32 {
     let outcome = run::run_owned(options, stdin);
     for diagnostic in &outcome.diagnostics {
         eprintln!("{diagnostic}");
     }
-    if let Some(path) = report {
-        let text = serde_json::to_string_pretty(&run::report(&outcome)).expect("report serializes");
+    for (path, format) in reports {
+        let text = run::report::render(&outcome, format);
         let written = if path.as_os_str() == "-" {
-            writeln!(std::io::stderr(), "{text}")
+            write!(std::io::stderr(), "{text}")
         } else {
-            std::fs::write(&path, text + "\n")
+            std::fs::write(&path, text)
         };
         if let Err(e) = written {
             eprintln!("error: cannot write report {}: {e}", path.display());

@@ -9,6 +9,7 @@ mod module;
 
 use crate::core::pipeline::Operation;
 use crate::io::encode::Format;
+use crate::run::report::ReportFormat;
 use crate::run::{Mode, Options};
 use clap::{Args, Parser, Subcommand};
 use kadmit_schema::admission::FieldValidation;
@@ -111,9 +112,15 @@ pub struct RunArgs {
     /// The admission operation to simulate.
     #[arg(long, value_enum, default_value = "CREATE")]
     pub operation: OperationArg,
-    /// Write a JSON report of diagnostics and changes to FILE (`-` for stderr).
+    /// Write a report of diagnostics and changes to FILE (`-` for stderr); repeatable. Its
+    /// format is the `--report-format` that follows it, else json.
     #[arg(long, value_name = "FILE")]
-    pub report: Option<PathBuf>,
+    pub report: Vec<PathBuf>,
+    /// The format of the `--report` just before it: json (kadmit's Report), markdown (a
+    /// pull-request summary), sarif (SARIF 2.1.0), junit (JUnit XML), openreports
+    /// (OpenReports Report/ClusterReport objects).
+    #[arg(long, value_name = "FORMAT", value_enum)]
+    pub report_format: Vec<ReportFormatArg>,
     /// Annotate each changed resource with the rules that changed it (kadmit.dev/changed-by).
     #[arg(long)]
     pub annotate: bool,
@@ -161,6 +168,27 @@ pub struct RunArgs {
 }
 
 /// `--output`, as clap reads it; the library's [`Format`] knows nothing of argv.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ReportFormatArg {
+    Json,
+    Markdown,
+    Sarif,
+    Junit,
+    Openreports,
+}
+
+impl From<ReportFormatArg> for ReportFormat {
+    fn from(format: ReportFormatArg) -> ReportFormat {
+        match format {
+            ReportFormatArg::Json => ReportFormat::Json,
+            ReportFormatArg::Markdown => ReportFormat::Markdown,
+            ReportFormatArg::Sarif => ReportFormat::Sarif,
+            ReportFormatArg::Junit => ReportFormat::Junit,
+            ReportFormatArg::Openreports => ReportFormat::OpenReports,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum OutputArg {
     /// A `---`-separated YAML stream.
@@ -229,7 +257,8 @@ impl From<FieldValidationArg> for FieldValidation {
 pub enum Invocation {
     Run {
         options: Options,
-        report: Option<PathBuf>,
+        /// `--report` files, each with its format.
+        reports: Vec<(PathBuf, ReportFormat)>,
         /// Legacy plugin with no subcommand: generate when stdin is empty.
         infer_mode_from_stdin: bool,
     },
@@ -268,7 +297,7 @@ pub fn detect(args: &[String], stdin_is_terminal: bool) -> Invocation {
                 code: EXIT_UNSUPPORTED,
             };
         }
-        return run_invocation(Mode::Krm, default_args(), false, None);
+        return run_invocation(Mode::Krm, default_args(), Vec::new(), false, None);
     };
     if SUBCOMMANDS.contains(&first.as_str()) || first.starts_with('-') {
         return parse(args, None);
@@ -285,10 +314,10 @@ pub fn detect(args: &[String], stdin_is_terminal: bool) -> Invocation {
         with_mode.extend(rest.iter().cloned());
         return match parse(&with_mode, Some(PathBuf::from(first))) {
             Invocation::Run {
-                options, report, ..
+                options, reports, ..
             } => Invocation::Run {
                 options,
-                report,
+                reports,
                 infer_mode_from_stdin: true,
             },
             other => other,
@@ -304,11 +333,30 @@ pub fn detect(args: &[String], stdin_is_terminal: bool) -> Invocation {
 }
 
 fn parse(args: &[String], plugin_config: Option<PathBuf>) -> Invocation {
+    use clap::{CommandFactory, FromArgMatches};
     let argv = std::iter::once("kadmit".to_owned()).chain(args.iter().cloned());
-    match Cli::try_parse_from(argv) {
-        Ok(cli) => match cli.command {
-            Command::Transform(a) => run_invocation(Mode::Transform, a, false, plugin_config),
-            Command::Generate(a) => run_invocation(Mode::Generate, a, false, plugin_config),
+    let parsed = Cli::command()
+        .try_get_matches_from(argv)
+        .and_then(|matches| Ok((Cli::from_arg_matches(&matches)?, matches)));
+    match parsed {
+        Ok((cli, matches)) => match cli.command {
+            Command::Transform(a) | Command::Generate(a) => {
+                let (name, mode) = match matches.subcommand_name() {
+                    Some("generate") => ("generate", Mode::Generate),
+                    _ => ("transform", Mode::Transform),
+                };
+                let sub = matches
+                    .subcommand_matches(name)
+                    .expect("the subcommand was parsed");
+                match reports_of(sub) {
+                    Ok(reports) => run_invocation(mode, a, reports, false, plugin_config),
+                    Err(message) => Invocation::Exit {
+                        text: format!("error: {message}\n\nFor more information, try '--help'.\n"),
+                        to_stderr: true,
+                        code: 2,
+                    },
+                }
+            }
             Command::Version => Invocation::Version,
             Command::InstallPlugins {
                 dir,
@@ -332,6 +380,57 @@ fn parse(args: &[String], plugin_config: Option<PathBuf>) -> Invocation {
     }
 }
 
+/// The `--report` files of a run, each with its format (docs/cli.md, `--report`): a
+/// `--report-format` applies to the `--report` before it on the command line; a `--report`
+/// no format follows is json.
+fn reports_of(matches: &clap::ArgMatches) -> Result<Vec<(PathBuf, ReportFormat)>, String> {
+    let reports: Vec<(usize, PathBuf)> = match (
+        matches.indices_of("report"),
+        matches.get_many::<PathBuf>("report"),
+    ) {
+        (Some(indices), Some(values)) => indices.zip(values.cloned()).collect(),
+        _ => Vec::new(),
+    };
+    let formats: Vec<(usize, ReportFormat)> = match (
+        matches.indices_of("report_format"),
+        matches.get_many::<ReportFormatArg>("report_format"),
+    ) {
+        (Some(indices), Some(values)) => indices.zip(values.map(|f| (*f).into())).collect(),
+        _ => Vec::new(),
+    };
+    pair_reports(&reports, &formats)
+}
+
+/// Pairs each format with the nearest report before it (positions are argv indices).
+fn pair_reports(
+    reports: &[(usize, PathBuf)],
+    formats: &[(usize, ReportFormat)],
+) -> Result<Vec<(PathBuf, ReportFormat)>, String> {
+    let mut chosen: Vec<Option<ReportFormat>> = vec![None; reports.len()];
+    for &(at, format) in formats {
+        let Some(i) = reports.iter().rposition(|(r, _)| *r < at) else {
+            return Err(format!(
+                "--report-format {} comes before any --report: give it after the --report FILE it is for",
+                format.name()
+            ));
+        };
+        if let Some(earlier) = chosen[i] {
+            return Err(format!(
+                "--report {} has two formats ({} and {}): give one --report FILE per format",
+                reports[i].1.display(),
+                earlier.name(),
+                format.name()
+            ));
+        }
+        chosen[i] = Some(format);
+    }
+    Ok(reports
+        .iter()
+        .zip(chosen)
+        .map(|((_, path), format)| (path.clone(), format.unwrap_or(ReportFormat::Json)))
+        .collect())
+}
+
 fn default_args() -> RunArgs {
     match Cli::parse_from(["kadmit", "transform"]).command {
         Command::Transform(a) => a,
@@ -342,6 +441,7 @@ fn default_args() -> RunArgs {
 fn run_invocation(
     mode: Mode,
     a: RunArgs,
+    reports: Vec<(PathBuf, ReportFormat)>,
     infer: bool,
     plugin_config: Option<PathBuf>,
 ) -> Invocation {
@@ -382,7 +482,7 @@ fn run_invocation(
             user: a.user,
             groups: a.group,
         },
-        report: a.report,
+        reports,
         infer_mode_from_stdin: infer,
     }
 }

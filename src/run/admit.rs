@@ -2,7 +2,7 @@
 //! (in `generate`) each generator input turned into resources that are admitted too.
 
 use super::intake::{Intake, Slot};
-use super::{Mode, Options, CHANGED_BY_ANNOTATION};
+use super::{Mode, Options, Subject, CHANGED_BY_ANNOTATION};
 use crate::core::diagnostic::Diagnostic;
 use crate::core::pipeline::{Change, Context, Pipeline};
 use crate::core::resource::{Identity, Origin, Resource, FUNCTION_ANNOTATION, LOCAL_CONFIG};
@@ -17,6 +17,8 @@ pub(super) struct Admitter<'a> {
     pub options: &'a Options,
     pub diagnostics: Vec<Diagnostic>,
     pub changes: Vec<(Identity, Vec<Change>)>,
+    /// Every resource that went through admission, in order.
+    pub subjects: Vec<Subject>,
     /// With ExpansionTemplates in `generate`: the resultants, printed instead of the
     /// resources they came from.
     pub resultants: Option<Vec<Value>>,
@@ -80,7 +82,9 @@ impl Admitter<'_> {
             self.admit_list_items(&mut resource);
             return write(encoder, &resource.value, source);
         }
-        if !self.pipeline.is_empty() {
+        if self.pipeline.is_empty() {
+            self.record(&resource);
+        } else {
             self.admit_one(&mut resource);
         }
         self.emit(&resource, source, encoder);
@@ -110,7 +114,17 @@ impl Admitter<'_> {
         }
     }
 
+    /// Keeps who was admitted and from where, for the reports.
+    fn record(&mut self, resource: &Resource) {
+        self.subjects.push(Subject {
+            id: resource.id.clone(),
+            origin: resource.origin.clone(),
+            namespace: self.cx.effective_namespace(resource).map(str::to_owned),
+        });
+    }
+
     fn admit_one(&mut self, resource: &mut Resource) {
+        self.record(resource);
         let admission = self.pipeline.admit(resource, self.cx);
         if self.options.annotate && !admission.changes.is_empty() {
             let mut rules: Vec<&str> = Vec::new();

@@ -4,10 +4,11 @@
 mod admit;
 mod compile;
 mod intake;
+pub mod report;
 mod strict;
 
 use crate::core::config::{is_unsupported_family, unsupported_family};
-use crate::core::diagnostic::{exit_code, has_errors, Diagnostic, Severity};
+use crate::core::diagnostic::{exit_code, has_errors, Diagnostic};
 
 use crate::core::pipeline::{Change, Context, Operation, Unmatched};
 use crate::core::resource::{Identity, Origin};
@@ -15,7 +16,7 @@ use crate::engines::generator::discovery::{plugin_roots, Catalog};
 use crate::io::encode::{Encoder, Format};
 use admit::Admitter;
 use intake::Intake;
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::borrow::Cow;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -124,6 +125,19 @@ pub struct Outcome {
     pub changes: Vec<(Identity, Vec<Change>)>,
     /// The configured rules that matched no object of the run.
     pub unmatched: Vec<Unmatched>,
+    /// Every resource admission saw, in input order (empty when the run stopped before
+    /// admission: bad input or configuration).
+    pub subjects: Vec<Subject>,
+}
+
+/// One resource admission saw: what it is, where it was read, and the namespace it was
+/// admitted in (`--namespace` for a namespaced resource naming none; `None` for a
+/// cluster-scoped kind).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Subject {
+    pub id: Identity,
+    pub origin: Origin,
+    pub namespace: Option<String>,
 }
 
 pub fn run(options: Options, stdin: &[u8]) -> Outcome {
@@ -282,6 +296,7 @@ fn run_input(options: Options, stdin: Cow<'_, [u8]>) -> Outcome {
         options: &options,
         diagnostics,
         changes: Vec::new(),
+        subjects: Vec::new(),
         resultants: pipeline.expander.as_ref().map(|_| Vec::new()),
     };
     let mut encoder = Encoder::with_capacity(format, input_len + input_len / 8);
@@ -301,6 +316,7 @@ fn run_input(options: Options, stdin: Cow<'_, [u8]>) -> Outcome {
     let Admitter {
         diagnostics,
         changes,
+        subjects,
         ..
     } = admitter;
 
@@ -334,6 +350,7 @@ fn run_input(options: Options, stdin: Cow<'_, [u8]>) -> Outcome {
         exit_code,
         changes,
         unmatched,
+        subjects,
     }
 }
 
@@ -393,32 +410,6 @@ fn not_a_resource_list() -> Outcome {
         exit_code: crate::core::diagnostic::EXIT_UNSUPPORTED,
         changes: Vec::new(),
         unmatched: Vec::new(),
+        subjects: Vec::new(),
     }
-}
-
-/// The `--report` document.
-pub fn report(outcome: &Outcome) -> Value {
-    json!({
-        "apiVersion": "kadmit.dev/v1alpha1",
-        "kind": "Report",
-        "exitCode": outcome.exit_code,
-        "diagnostics": outcome.diagnostics.iter().map(Diagnostic::to_report).collect::<Vec<_>>(),
-        "changes": outcome.changes.iter().map(|(id, changes)| json!({
-            "resource": {
-                "apiVersion": id.api_version(),
-                "kind": id.kind,
-                "namespace": id.namespace,
-                "name": id.name,
-            },
-            "changes": changes.iter().map(|c| json!({"path": c.path, "rule": c.rule})).collect::<Vec<_>>(),
-        })).collect::<Vec<_>>(),
-        "unmatchedRules": outcome.unmatched.iter().map(|u| json!({
-            "rule": u.rule,
-            "kinds": u.kinds,
-        })).collect::<Vec<_>>(),
-        "summary": {
-            "errors": outcome.diagnostics.iter().filter(|d| d.severity == Severity::Error).count(),
-            "warnings": outcome.diagnostics.iter().filter(|d| d.severity == Severity::Warning).count(),
-        },
-    })
 }
