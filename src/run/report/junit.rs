@@ -8,7 +8,7 @@
 //! that must be right, escaping, is [`text`] and [`attribute`] below (with characters XML
 //! 1.0 cannot hold replaced), which the tests parse back with an XML reader.
 
-use super::{location, message, resource_name, rule_id, Findings, ADMISSION};
+use super::{message, resource_name, rule_id, Findings, ADMISSION};
 use crate::core::diagnostic::{Category, Diagnostic, Severity};
 use std::fmt::Write;
 
@@ -144,11 +144,7 @@ fn problem_of(d: &Diagnostic) -> (&'static str, String, String) {
         Category::Resource => "failure",
         Category::Input | Category::Config => "error",
     };
-    let mut body = d.to_string();
-    if let Some(origin) = d.origin.as_deref() {
-        body.push_str(&format!("\nat {}", location(origin)));
-    }
-    (kind, message(d), body)
+    (kind, message(d), d.to_string())
 }
 
 /// Character data: `&`, `<`, `>` escaped.
