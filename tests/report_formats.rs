@@ -43,7 +43,12 @@ const ADMITTED: Case = Case {
 /// rules given directly.
 const REJECTED: Case = Case {
     name: "report-rejected",
-    args: &["--config", "examples/kubemod/modrules", "--namespace", "shop"],
+    args: &[
+        "--config",
+        "examples/kubemod/modrules",
+        "--namespace",
+        "shop",
+    ],
     stdin: "examples/kubemod/rejected/service.yaml",
     code: 1,
 };
@@ -82,7 +87,12 @@ fn report(case: &Case, format: &str) -> String {
     let path = dir.path().join("report");
     let (code, stderr) = transform(
         case,
-        &["--report", path.to_str().unwrap(), "--report-format", format],
+        &[
+            "--report",
+            path.to_str().unwrap(),
+            "--report-format",
+            format,
+        ],
     );
     assert_eq!(code, case.code, "{}: {format}: {stderr}", case.name);
     std::fs::read_to_string(&path).unwrap()
@@ -143,10 +153,13 @@ fn markdown_names_outcome_counts_rejections_and_changes() {
     let rejected = report(&REJECTED, "markdown");
     assert!(rejected.starts_with("## ❌ kadmit: rejected (exit code 1)\n"));
     assert!(rejected.contains("### Rejections and errors"));
-    assert!(rejected.contains(
-        "| Service shop/intercept | ModRule reject-malicious-external-ips | rejected by"
-    ) || rejected.contains("| Service intercept | ModRule reject-malicious-external-ips | rejected by"),
-        "{rejected}");
+    assert!(
+        rejected.contains(
+            "| Service shop/intercept | ModRule reject-malicious-external-ips | rejected by"
+        ) || rejected
+            .contains("| Service intercept | ModRule reject-malicious-external-ips | rejected by"),
+        "{rejected}"
+    );
     assert!(rejected.contains("| `stdin:1` |"), "{rejected}");
 }
 
@@ -155,7 +168,10 @@ fn markdown_names_outcome_counts_rejections_and_changes() {
 /// (rule references, 1-based lines, the level enum), are checked here by hand.
 fn check_sarif(text: &str) {
     let doc: Value = serde_json::from_str(text).unwrap();
-    assert_eq!(doc["$schema"], "https://json.schemastore.org/sarif-2.1.0.json");
+    assert_eq!(
+        doc["$schema"],
+        "https://json.schemastore.org/sarif-2.1.0.json"
+    );
     assert_eq!(doc["version"], "2.1.0");
     let runs = doc["runs"].as_array().expect("runs is required");
     assert_eq!(runs.len(), 1);
@@ -166,7 +182,9 @@ fn check_sarif(text: &str) {
     let rules = driver["rules"].as_array().unwrap();
     let mut ids = std::collections::BTreeSet::new();
     for rule in rules {
-        let id = rule["id"].as_str().expect("reportingDescriptor.id is required");
+        let id = rule["id"]
+            .as_str()
+            .expect("reportingDescriptor.id is required");
         assert!(ids.insert(id), "rule {id} listed twice");
     }
     for invocation in run["invocations"].as_array().unwrap() {
@@ -226,9 +244,11 @@ struct Suite {
     tests: usize,
     failures: usize,
     errors: usize,
-    /// (classname, name, failure or error message)
-    cases: Vec<(String, String, Option<(String, String)>)>,
+    cases: Vec<TestCase>,
 }
+
+/// (classname, name, the failure or error element's name and message)
+type TestCase = (String, String, Option<(String, String)>);
 
 fn read_junit(text: &str) -> Suite {
     let mut reader = Reader::from_str(text);
@@ -239,9 +259,11 @@ fn read_junit(text: &str) -> Suite {
             Event::Eof => break,
             Event::Start(e) | Event::Empty(e) => {
                 let attr = |name: &str| -> Option<String> {
-                    e.try_get_attribute(name)
-                        .unwrap()
-                        .map(|a| a.normalized_value(XmlVersion::Explicit1_0).unwrap().into_owned())
+                    e.try_get_attribute(name).unwrap().map(|a| {
+                        a.normalized_value(XmlVersion::Explicit1_0)
+                            .unwrap()
+                            .into_owned()
+                    })
                 };
                 let name = e.name().as_ref().to_owned();
                 match name.as_str() {
@@ -252,11 +274,11 @@ fn read_junit(text: &str) -> Suite {
                         suite.failures = attr("failures").unwrap().parse().unwrap();
                         suite.errors = attr("errors").unwrap().parse().unwrap();
                     }
-                    "testcase" => suite.cases.push((
-                        attr("classname").unwrap(),
-                        attr("name").unwrap(),
-                        None,
-                    )),
+                    "testcase" => {
+                        suite
+                            .cases
+                            .push((attr("classname").unwrap(), attr("name").unwrap(), None))
+                    }
                     "failure" | "error" => {
                         let message = attr("message").unwrap();
                         suite.cases.last_mut().unwrap().2 = Some((name, message));
@@ -303,7 +325,10 @@ fn junit_reads_back_as_xml_with_consistent_counts() {
     assert_eq!(problems(&config, "error"), 2);
     assert!(config.cases.iter().all(|c| c.0 == "kadmit"));
     // The attribute's quotes survive escaping.
-    assert_eq!(config.cases[1].2.as_ref().unwrap().1, "unknown field \"argsOneLiner\"");
+    assert_eq!(
+        config.cases[1].2.as_ref().unwrap().1,
+        "unknown field \"argsOneLiner\""
+    );
 }
 
 /// `kadmit transform --crd tests/fixtures/openreports` on the report: exit 0, and the
@@ -357,9 +382,16 @@ fn each_report_takes_the_format_after_it() {
     let (code, stderr) = transform(
         &ADMITTED,
         &[
-            "--report", &a, "--report-format", "markdown",
-            "--report", &b, "--report-format", "sarif",
-            "--report", &c,
+            "--report",
+            &a,
+            "--report-format",
+            "markdown",
+            "--report",
+            &b,
+            "--report-format",
+            "sarif",
+            "--report",
+            &c,
         ],
     );
     assert_eq!(code, 0, "{stderr}");
@@ -386,7 +418,14 @@ fn misplaced_and_unknown_formats_are_usage_errors() {
             "--report-format sarif comes before any --report",
         ),
         (
-            &["--report", "x", "--report-format", "sarif", "--report-format", "junit"][..],
+            &[
+                "--report",
+                "x",
+                "--report-format",
+                "sarif",
+                "--report-format",
+                "junit",
+            ][..],
             "--report x has two formats (sarif and junit)",
         ),
         (

@@ -526,6 +526,47 @@ mod tests {
     }
 
     #[test]
+    fn each_report_format_applies_to_the_report_before_it() {
+        let reports = [(2, PathBuf::from("a")), (6, PathBuf::from("b"))];
+        let paired = pair_reports(&reports, &[(4, ReportFormat::Markdown)]).unwrap();
+        assert_eq!(
+            paired,
+            [
+                (PathBuf::from("a"), ReportFormat::Markdown),
+                (PathBuf::from("b"), ReportFormat::Json)
+            ]
+        );
+        assert!(pair_reports(&reports, &[(1, ReportFormat::Sarif)]).is_err());
+        assert!(pair_reports(
+            &reports,
+            &[(3, ReportFormat::Sarif), (4, ReportFormat::Junit)]
+        )
+        .is_err());
+        let parsed = detect(
+            &args(&[
+                "transform",
+                "--report",
+                "a",
+                "--report",
+                "b",
+                "--report-format",
+                "sarif",
+            ]),
+            false,
+        );
+        let Invocation::Run { reports, .. } = parsed else {
+            panic!("a run");
+        };
+        assert_eq!(
+            reports,
+            [
+                (PathBuf::from("a"), ReportFormat::Json),
+                (PathBuf::from("b"), ReportFormat::Sarif)
+            ]
+        );
+    }
+
+    #[test]
     fn subcommands_and_unknown_ones() {
         assert!(
             matches!(detect(&args(&["transform"]), false), Invocation::Run { options, .. } if options.mode == Mode::Transform)
