@@ -31,7 +31,7 @@ fn main() -> ExitCode {
         Invocation::Module(command) => cli::execute_module(command),
         Invocation::Run {
             mut options,
-            report,
+            reports,
             infer_mode_from_stdin,
             diff,
         } => {
@@ -49,7 +49,7 @@ fn main() -> ExitCode {
                     std::env::var_os("NO_COLOR").as_deref(),
                 )
             });
-            execute(options, report, stdin, color)
+            execute(options, reports, stdin, color)
         }
     };
     ExitCode::from(u8::try_from(code).unwrap_or(2))
@@ -59,7 +59,7 @@ fn main() -> ExitCode {
 /// and each resource's own diagnostics are shown there, in place, instead of on stderr.
 fn execute(
     options: run::Options,
-    report: Option<std::path::PathBuf>,
+    reports: Vec<(std::path::PathBuf, run::report::ReportFormat)>,
     stdin: Vec<u8>,
     diff: Option<bool>,
 ) -> i32 {
@@ -78,12 +78,12 @@ fn execute(
     {
         eprintln!("{diagnostic}");
     }
-    if let Some(path) = report {
-        let text = serde_json::to_string_pretty(&run::report(&outcome)).expect("report serializes");
+    for (path, format) in reports {
+        let text = run::report::render(&outcome, format);
         let written = if path.as_os_str() == "-" {
-            writeln!(std::io::stderr(), "{text}")
+            write!(std::io::stderr(), "{text}")
         } else {
-            std::fs::write(&path, text + "\n")
+            std::fs::write(&path, text)
         };
         if let Err(e) = written {
             eprintln!("error: cannot write report {}: {e}", path.display());

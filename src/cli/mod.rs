@@ -9,6 +9,7 @@ mod module;
 
 use crate::core::pipeline::Operation;
 use crate::io::encode::Format;
+use crate::run::report::ReportFormat;
 use crate::run::{Mode, Options};
 use clap::{Args, Parser, Subcommand};
 use kadmit_schema::admission::FieldValidation;
@@ -115,9 +116,15 @@ pub struct RunArgs {
     /// The admission operation to simulate.
     #[arg(long, value_enum, default_value = "CREATE")]
     pub operation: OperationArg,
-    /// Write a JSON report of diagnostics and changes to FILE (`-` for stderr).
+    /// Write a report of diagnostics and changes to FILE (`-` for stderr); repeatable. Its
+    /// format is the `--report-format` that follows it, else json.
     #[arg(long, value_name = "FILE")]
-    pub report: Option<PathBuf>,
+    pub report: Vec<PathBuf>,
+    /// The format of the `--report` just before it: json (kadmit's Report), markdown (a
+    /// pull-request summary), sarif (SARIF 2.1.0), junit (JUnit XML), openreports
+    /// (OpenReports Report/ClusterReport objects).
+    #[arg(long, value_name = "FORMAT", value_enum)]
+    pub report_format: Vec<ReportFormatArg>,
     /// Annotate each changed resource with the rules that changed it (kadmit.dev/changed-by).
     #[arg(long)]
     pub annotate: bool,
@@ -197,6 +204,27 @@ impl ColorArg {
 
 /// `--output`, as clap reads it; the library's [`Format`] knows nothing of argv.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ReportFormatArg {
+    Json,
+    Markdown,
+    Sarif,
+    Junit,
+    Openreports,
+}
+
+impl From<ReportFormatArg> for ReportFormat {
+    fn from(format: ReportFormatArg) -> ReportFormat {
+        match format {
+            ReportFormatArg::Json => ReportFormat::Json,
+            ReportFormatArg::Markdown => ReportFormat::Markdown,
+            ReportFormatArg::Sarif => ReportFormat::Sarif,
+            ReportFormatArg::Junit => ReportFormat::Junit,
+            ReportFormatArg::Openreports => ReportFormat::OpenReports,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum OutputArg {
     /// A `---`-separated YAML stream.
     Yaml,
@@ -264,7 +292,8 @@ impl From<FieldValidationArg> for FieldValidation {
 pub enum Invocation {
     Run {
         options: Options,
-        report: Option<PathBuf>,
+        /// `--report` files, each with its format.
+        reports: Vec<(PathBuf, ReportFormat)>,
         /// Legacy plugin with no subcommand: generate when stdin is empty.
         infer_mode_from_stdin: bool,
         /// `kadmit diff`: write the diff (coloured as this says) instead of the stream.
@@ -306,7 +335,7 @@ pub fn detect(args: &[String], stdin_is_terminal: bool) -> Invocation {
                 code: EXIT_UNSUPPORTED,
             };
         }
-        return run_invocation(Mode::Krm, default_args(), false, None);
+        return run_invocation(Mode::Krm, default_args(), Vec::new(), false, None);
     };
     if SUBCOMMANDS.contains(&first.as_str()) || first.starts_with('-') {
         return parse(args, None);
@@ -324,12 +353,12 @@ pub fn detect(args: &[String], stdin_is_terminal: bool) -> Invocation {
         return match parse(&with_mode, Some(PathBuf::from(first))) {
             Invocation::Run {
                 options,
-                report,
+                reports,
                 diff,
                 ..
             } => Invocation::Run {
                 options,
-                report,
+                reports,
                 infer_mode_from_stdin: true,
                 diff,
             },
@@ -346,12 +375,22 @@ pub fn detect(args: &[String], stdin_is_terminal: bool) -> Invocation {
 }
 
 fn parse(args: &[String], plugin_config: Option<PathBuf>) -> Invocation {
+    use clap::{CommandFactory, FromArgMatches};
     let argv = std::iter::once("kadmit".to_owned()).chain(args.iter().cloned());
-    match Cli::try_parse_from(argv) {
-        Ok(cli) => match cli.command {
-            Command::Transform(a) => run_invocation(Mode::Transform, a, false, plugin_config),
-            Command::Generate(a) => run_invocation(Mode::Generate, a, false, plugin_config),
-            Command::Diff(d) => diff_invocation(d, plugin_config),
+    let parsed = Cli::command()
+        .try_get_matches_from(argv)
+        .and_then(|matches| Ok((Cli::from_arg_matches(&matches)?, matches)));
+    match parsed {
+        Ok((cli, matches)) => match cli.command {
+            Command::Transform(a) => with_reports(&matches, "transform", |reports| {
+                run_invocation(Mode::Transform, a, reports, false, plugin_config)
+            }),
+            Command::Generate(a) => with_reports(&matches, "generate", |reports| {
+                run_invocation(Mode::Generate, a, reports, false, plugin_config)
+            }),
+            Command::Diff(d) => with_reports(&matches, "diff", |reports| {
+                diff_invocation(d, reports, plugin_config)
+            }),
             Command::Version => Invocation::Version,
             Command::InstallPlugins {
                 dir,
@@ -375,6 +414,77 @@ fn parse(args: &[String], plugin_config: Option<PathBuf>) -> Invocation {
     }
 }
 
+/// The invocation `build` makes of the `--report` files of subcommand `name`, or the usage
+/// error their pairing is.
+fn with_reports(
+    matches: &clap::ArgMatches,
+    name: &str,
+    build: impl FnOnce(Vec<(PathBuf, ReportFormat)>) -> Invocation,
+) -> Invocation {
+    let sub = matches
+        .subcommand_matches(name)
+        .expect("the subcommand was parsed");
+    match reports_of(sub) {
+        Ok(reports) => build(reports),
+        Err(message) => Invocation::Exit {
+            text: format!("error: {message}\n\nFor more information, try '--help'.\n"),
+            to_stderr: true,
+            code: 2,
+        },
+    }
+}
+
+/// The `--report` files of a run, each with its format (docs/cli.md, `--report`): a
+/// `--report-format` applies to the `--report` before it on the command line; a `--report`
+/// no format follows is json.
+fn reports_of(matches: &clap::ArgMatches) -> Result<Vec<(PathBuf, ReportFormat)>, String> {
+    let reports: Vec<(usize, PathBuf)> = match (
+        matches.indices_of("report"),
+        matches.get_many::<PathBuf>("report"),
+    ) {
+        (Some(indices), Some(values)) => indices.zip(values.cloned()).collect(),
+        _ => Vec::new(),
+    };
+    let formats: Vec<(usize, ReportFormat)> = match (
+        matches.indices_of("report_format"),
+        matches.get_many::<ReportFormatArg>("report_format"),
+    ) {
+        (Some(indices), Some(values)) => indices.zip(values.map(|f| (*f).into())).collect(),
+        _ => Vec::new(),
+    };
+    pair_reports(&reports, &formats)
+}
+
+/// Pairs each format with the nearest report before it (positions are argv indices).
+fn pair_reports(
+    reports: &[(usize, PathBuf)],
+    formats: &[(usize, ReportFormat)],
+) -> Result<Vec<(PathBuf, ReportFormat)>, String> {
+    let mut chosen: Vec<Option<ReportFormat>> = vec![None; reports.len()];
+    for &(at, format) in formats {
+        let Some(i) = reports.iter().rposition(|(r, _)| *r < at) else {
+            return Err(format!(
+                "--report-format {} comes before any --report: give it after the --report FILE it is for",
+                format.name()
+            ));
+        };
+        if let Some(earlier) = chosen[i] {
+            return Err(format!(
+                "--report {} has two formats ({} and {}): give one --report FILE per format",
+                reports[i].1.display(),
+                earlier.name(),
+                format.name()
+            ));
+        }
+        chosen[i] = Some(format);
+    }
+    Ok(reports
+        .iter()
+        .zip(chosen)
+        .map(|((_, path), format)| (path.clone(), format.unwrap_or(ReportFormat::Json)))
+        .collect())
+}
+
 fn default_args() -> RunArgs {
     match Cli::parse_from(["kadmit", "transform"]).command {
         Command::Transform(a) => a,
@@ -383,7 +493,11 @@ fn default_args() -> RunArgs {
 }
 
 /// `kadmit diff`: a transform run that keeps each resource as read and as admitted.
-fn diff_invocation(d: DiffArgs, plugin_config: Option<PathBuf>) -> Invocation {
+fn diff_invocation(
+    d: DiffArgs,
+    reports: Vec<(PathBuf, ReportFormat)>,
+    plugin_config: Option<PathBuf>,
+) -> Invocation {
     if d.run.output.is_some() {
         return Invocation::Exit {
             text: "error: --output does not apply to `kadmit diff`: it writes a diff, not a stream"
@@ -392,17 +506,17 @@ fn diff_invocation(d: DiffArgs, plugin_config: Option<PathBuf>) -> Invocation {
             code: 2,
         };
     }
-    match run_invocation(Mode::Transform, d.run, false, plugin_config) {
+    match run_invocation(Mode::Transform, d.run, reports, false, plugin_config) {
         Invocation::Run {
             mut options,
-            report,
+            reports,
             infer_mode_from_stdin,
             ..
         } => {
             options.keep_admitted = true;
             Invocation::Run {
                 options,
-                report,
+                reports,
                 infer_mode_from_stdin,
                 diff: Some(d.color),
             }
@@ -414,6 +528,7 @@ fn diff_invocation(d: DiffArgs, plugin_config: Option<PathBuf>) -> Invocation {
 fn run_invocation(
     mode: Mode,
     a: RunArgs,
+    reports: Vec<(PathBuf, ReportFormat)>,
     infer: bool,
     plugin_config: Option<PathBuf>,
 ) -> Invocation {
@@ -455,7 +570,7 @@ fn run_invocation(
             groups: a.group,
             keep_admitted: false,
         },
-        report: a.report,
+        reports,
         infer_mode_from_stdin: infer,
         diff: None,
     }
@@ -497,6 +612,47 @@ mod tests {
 
     fn args(a: &[&str]) -> Vec<String> {
         a.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn each_report_format_applies_to_the_report_before_it() {
+        let reports = [(2, PathBuf::from("a")), (6, PathBuf::from("b"))];
+        let paired = pair_reports(&reports, &[(4, ReportFormat::Markdown)]).unwrap();
+        assert_eq!(
+            paired,
+            [
+                (PathBuf::from("a"), ReportFormat::Markdown),
+                (PathBuf::from("b"), ReportFormat::Json)
+            ]
+        );
+        assert!(pair_reports(&reports, &[(1, ReportFormat::Sarif)]).is_err());
+        assert!(pair_reports(
+            &reports,
+            &[(3, ReportFormat::Sarif), (4, ReportFormat::Junit)]
+        )
+        .is_err());
+        let parsed = detect(
+            &args(&[
+                "transform",
+                "--report",
+                "a",
+                "--report",
+                "b",
+                "--report-format",
+                "sarif",
+            ]),
+            false,
+        );
+        let Invocation::Run { reports, .. } = parsed else {
+            panic!("a run");
+        };
+        assert_eq!(
+            reports,
+            [
+                (PathBuf::from("a"), ReportFormat::Json),
+                (PathBuf::from("b"), ReportFormat::Sarif)
+            ]
+        );
     }
 
     #[test]

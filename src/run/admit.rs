@@ -2,7 +2,7 @@
 //! (in `generate`) each generator input turned into resources that are admitted too.
 
 use super::intake::{Intake, Slot};
-use super::{Admitted, Mode, Options, CHANGED_BY_ANNOTATION};
+use super::{Admitted, Mode, Options, Subject, CHANGED_BY_ANNOTATION};
 use crate::core::diagnostic::{has_errors, Diagnostic};
 use crate::core::pipeline::{Change, Context, Pipeline};
 use crate::core::resource::{Identity, Origin, Resource, FUNCTION_ANNOTATION, LOCAL_CONFIG};
@@ -17,6 +17,8 @@ pub(super) struct Admitter<'a> {
     pub options: &'a Options,
     pub diagnostics: Vec<Diagnostic>,
     pub changes: Vec<(Identity, Vec<Change>)>,
+    /// Every resource that went through admission, in order.
+    pub subjects: Vec<Subject>,
     /// With ExpansionTemplates in `generate`: the resultants, printed instead of the
     /// resources they came from.
     pub resultants: Option<Vec<Value>>,
@@ -84,7 +86,10 @@ impl Admitter<'_> {
         }
         if !self.pipeline.is_empty() {
             self.admit_one(&mut resource);
-        } else if let Some(admitted) = self.admitted.as_mut() {
+        } else {
+            self.record(&resource);
+        }
+        if let (true, Some(admitted)) = (self.pipeline.is_empty(), self.admitted.as_mut()) {
             let at = self.diagnostics.len();
             admitted.push(Admitted {
                 id: resource.id.clone(),
@@ -122,7 +127,17 @@ impl Admitter<'_> {
         }
     }
 
+    /// Keeps who was admitted and from where, for the reports.
+    fn record(&mut self, resource: &Resource) {
+        self.subjects.push(Subject {
+            id: resource.id.clone(),
+            origin: resource.origin.clone(),
+            namespace: self.cx.effective_namespace(resource).map(str::to_owned),
+        });
+    }
+
     fn admit_one(&mut self, resource: &mut Resource) {
+        self.record(resource);
         let before = self.admitted.is_some().then(|| resource.value.clone());
         let admission = self.pipeline.admit(resource, self.cx);
         if self.options.annotate && !admission.changes.is_empty() {

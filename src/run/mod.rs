@@ -4,10 +4,11 @@
 mod admit;
 mod compile;
 mod intake;
+pub mod report;
 mod strict;
 
 use crate::core::config::{is_unsupported_family, unsupported_family};
-use crate::core::diagnostic::{exit_code, has_errors, Diagnostic, Severity};
+use crate::core::diagnostic::{exit_code, has_errors, Diagnostic};
 
 use crate::core::pipeline::{Change, Context, Operation, Unmatched};
 use crate::core::resource::{Identity, Origin};
@@ -15,7 +16,7 @@ use crate::engines::generator::discovery::{plugin_roots, Catalog};
 use crate::io::encode::{Encoder, Format};
 use admit::Admitter;
 use intake::Intake;
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::borrow::Cow;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -131,6 +132,9 @@ pub struct Outcome {
     /// With [`Options::keep_admitted`]: every resource that went through admission, in
     /// input order (empty when admission did not run: bad input or configuration).
     pub admitted: Vec<Admitted>,
+    /// Every resource admission saw, in input order (empty when the run stopped before
+    /// admission: bad input or configuration).
+    pub subjects: Vec<Subject>,
 }
 
 /// One resource through admission, as `kadmit diff` shows it.
@@ -147,6 +151,16 @@ pub struct Admitted {
     /// Its own diagnostics: the indexes in [`Outcome::diagnostics`] of what its admission
     /// reported (rejections, warnings), so a renderer can show them in place.
     pub diagnostics: std::ops::Range<usize>,
+}
+
+/// One resource admission saw: what it is, where it was read, and the namespace it was
+/// admitted in (`--namespace` for a namespaced resource naming none; `None` for a
+/// cluster-scoped kind).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Subject {
+    pub id: Identity,
+    pub origin: Origin,
+    pub namespace: Option<String>,
 }
 
 pub fn run(options: Options, stdin: &[u8]) -> Outcome {
@@ -305,6 +319,7 @@ fn run_input(options: Options, stdin: Cow<'_, [u8]>) -> Outcome {
         options: &options,
         diagnostics,
         changes: Vec::new(),
+        subjects: Vec::new(),
         resultants: pipeline.expander.as_ref().map(|_| Vec::new()),
         admitted: options.keep_admitted.then(Vec::new),
     };
@@ -326,6 +341,7 @@ fn run_input(options: Options, stdin: Cow<'_, [u8]>) -> Outcome {
         diagnostics,
         changes,
         admitted,
+        subjects,
         ..
     } = admitter;
 
@@ -360,6 +376,7 @@ fn run_input(options: Options, stdin: Cow<'_, [u8]>) -> Outcome {
         changes,
         unmatched,
         admitted: admitted.unwrap_or_default(),
+        subjects,
     }
 }
 
@@ -420,6 +437,7 @@ fn not_a_resource_list() -> Outcome {
         changes: Vec::new(),
         unmatched: Vec::new(),
         admitted: Vec::new(),
+        subjects: Vec::new(),
     }
 }
 
@@ -428,31 +446,4 @@ fn not_a_resource_list() -> Outcome {
 /// rejections and warnings in place, then the summary line. `color`: ANSI colours.
 pub fn diff(outcome: &Outcome, color: bool) -> String {
     crate::io::diff::render(&outcome.admitted, &outcome.diagnostics, color)
-}
-
-/// The `--report` document.
-pub fn report(outcome: &Outcome) -> Value {
-    json!({
-        "apiVersion": "kadmit.dev/v1alpha1",
-        "kind": "Report",
-        "exitCode": outcome.exit_code,
-        "diagnostics": outcome.diagnostics.iter().map(Diagnostic::to_report).collect::<Vec<_>>(),
-        "changes": outcome.changes.iter().map(|(id, changes)| json!({
-            "resource": {
-                "apiVersion": id.api_version(),
-                "kind": id.kind,
-                "namespace": id.namespace,
-                "name": id.name,
-            },
-            "changes": changes.iter().map(|c| json!({"path": c.path, "rule": c.rule})).collect::<Vec<_>>(),
-        })).collect::<Vec<_>>(),
-        "unmatchedRules": outcome.unmatched.iter().map(|u| json!({
-            "rule": u.rule,
-            "kinds": u.kinds,
-        })).collect::<Vec<_>>(),
-        "summary": {
-            "errors": outcome.diagnostics.iter().filter(|d| d.severity == Severity::Error).count(),
-            "warnings": outcome.diagnostics.iter().filter(|d| d.severity == Severity::Warning).count(),
-        },
-    })
 }

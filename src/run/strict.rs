@@ -321,6 +321,11 @@ mod tests {
             );
         }
         for known in KNOWN_KINDS {
+            // Kubernetes' own admission policies are strictly decoded against the built-in
+            // schemas (kadmit_schema::builtin), as the API server decodes them, not here.
+            if known.family == crate::core::config::Family::AdmissionPolicy {
+                continue;
+            }
             let id = Identity {
                 group: known.group.into(),
                 version: known.versions[0].into(),

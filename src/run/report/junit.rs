@@ -1,0 +1,203 @@
+//! `--report-format junit`: JUnit XML for CI test reports. One `<testsuite name="kadmit">`
+//! holds a `<testcase>` per resource and rule that changed, rejected or warned about it
+//! (`classname` the resource, `name` the rule), an `admission` test case per resource with
+//! no finding, and one test case per input or configuration problem (an `<error>`). A
+//! rejection is a `<failure>`.
+//!
+//! Written by hand rather than with an XML crate: the document is flat, and the one thing
+//! that must be right, escaping, is [`text`] and [`attribute`] below (with characters XML
+//! 1.0 cannot hold replaced), which the tests parse back with an XML reader.
+
+use super::{message, resource_name, rule_id, Findings, ADMISSION};
+use crate::core::diagnostic::{Category, Diagnostic, Severity};
+use std::fmt::Write;
+
+/// The `classname` of test cases about the run rather than one resource.
+const RUN: &str = "kadmit";
+
+struct Case {
+    classname: String,
+    name: String,
+    file: Option<String>,
+    line: usize,
+    /// `<failure>` or `<error>`, with its message and body.
+    problem: Option<(&'static str, String, String)>,
+    out: Vec<String>,
+}
+
+pub(super) fn render(findings: &Findings) -> String {
+    let mut cases = Vec::new();
+    for resource in &findings.resources {
+        let origin = &resource.subject.origin;
+        for evaluation in resource.evaluations() {
+            let mut out: Vec<String> = evaluation
+                .changes
+                .iter()
+                .map(|c| format!("changed {}", c.path))
+                .collect();
+            let mut problem = None;
+            for d in &evaluation.diagnostics {
+                if d.severity == Severity::Error && problem.is_none() {
+                    problem = Some(problem_of(d));
+                } else {
+                    out.push(d.to_string());
+                }
+            }
+            cases.push(Case {
+                classname: resource_name(&resource.subject.id),
+                name: evaluation.rule,
+                file: Some(origin.source.to_string()),
+                line: origin.line,
+                problem,
+                out,
+            });
+        }
+    }
+    for d in &findings.run {
+        if d.severity == Severity::Info {
+            continue;
+        }
+        let problem = (d.severity == Severity::Error).then(|| problem_of(d));
+        let out = if problem.is_none() {
+            vec![d.to_string()]
+        } else {
+            Vec::new()
+        };
+        cases.push(Case {
+            classname: RUN.into(),
+            name: rule_id(d),
+            file: d.origin.as_deref().map(|o| o.source.to_string()),
+            line: d.origin.as_deref().map_or(0, |o| o.line),
+            problem,
+            out,
+        });
+    }
+    if cases.is_empty() {
+        cases.push(Case {
+            classname: RUN.into(),
+            name: ADMISSION.into(),
+            file: None,
+            line: 0,
+            problem: None,
+            out: Vec::new(),
+        });
+    }
+    let count = |kind: &str| {
+        cases
+            .iter()
+            .filter(|c| c.problem.as_ref().is_some_and(|p| p.0 == kind))
+            .count()
+    };
+    let (tests, failures, errors) = (cases.len(), count("failure"), count("error"));
+    let mut xml = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let totals = format!("tests=\"{tests}\" failures=\"{failures}\" errors=\"{errors}\"");
+    let _ = writeln!(xml, "<testsuites name=\"kadmit\" {totals}>");
+    let _ = writeln!(xml, "  <testsuite name=\"kadmit\" {totals} skipped=\"0\">");
+    for case in &cases {
+        let _ = write!(
+            xml,
+            "    <testcase classname=\"{}\" name=\"{}\"",
+            attribute(&case.classname),
+            attribute(&case.name)
+        );
+        if let Some(file) = &case.file {
+            let _ = write!(xml, " file=\"{}\"", attribute(file));
+            if case.line > 0 {
+                let _ = write!(xml, " line=\"{}\"", case.line);
+            }
+        }
+        if case.problem.is_none() && case.out.is_empty() {
+            xml.push_str("/>\n");
+            continue;
+        }
+        xml.push_str(">\n");
+        if let Some((kind, message, body)) = &case.problem {
+            let _ = writeln!(
+                xml,
+                "      <{kind} message=\"{}\" type=\"{}\">{}</{kind}>",
+                attribute(message),
+                if *kind == "failure" {
+                    "rejected"
+                } else {
+                    "invalid"
+                },
+                text(body)
+            );
+        }
+        if !case.out.is_empty() {
+            let _ = writeln!(
+                xml,
+                "      <system-out>{}</system-out>",
+                text(&case.out.join("\n"))
+            );
+        }
+        xml.push_str("    </testcase>\n");
+    }
+    xml.push_str("  </testsuite>\n</testsuites>\n");
+    xml
+}
+
+/// A rejection is a failure of the test; input and configuration problems are errors
+/// (the test could not run). The body is the whole diagnostic as stderr shows it.
+fn problem_of(d: &Diagnostic) -> (&'static str, String, String) {
+    let kind = match d.category {
+        Category::Resource => "failure",
+        Category::Input | Category::Config => "error",
+    };
+    (kind, message(d), d.to_string())
+}
+
+/// Character data: `&`, `<`, `>` escaped.
+fn text(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            c => out.push(xml_char(c)),
+        }
+    }
+    out
+}
+
+/// An attribute value in double quotes: also `"`, `'`, and white space other than the
+/// space as character references (a parser would normalize them to spaces).
+fn attribute(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\n' => out.push_str("&#10;"),
+            '\r' => out.push_str("&#13;"),
+            '\t' => out.push_str("&#9;"),
+            c => out.push(xml_char(c)),
+        }
+    }
+    out
+}
+
+/// XML 1.0 holds no control characters but tab, line feed and carriage return, and no
+/// U+FFFE/U+FFFF: those become U+FFFD.
+fn xml_char(c: char) -> char {
+    match c {
+        '\t' | '\n' | '\r' => c,
+        c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => '\u{FFFD}',
+        c => c,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escaping_covers_markup_quotes_and_control_characters() {
+        assert_eq!(text("a<b>&c\u{1}"), "a&lt;b&gt;&amp;c\u{FFFD}");
+        assert_eq!(attribute("\"x'\ny"), "&quot;x&apos;&#10;y");
+    }
+}

@@ -1,0 +1,208 @@
+//! `--report-format openreports`: OpenReports (`openreports.io/v1alpha1`) objects as a YAML
+//! stream, following the API of github.com/openreports/reports-api: one `Report` per
+//! namespace that admitted resources live in (its `scope` the Namespace, named `kadmit`), then
+//! one `ClusterReport` named `kadmit` for cluster-scoped resources and for the findings about
+//! the run as a whole (input and configuration problems; no `scope`).
+//!
+//! A result is one rule's part in one resource's admission: `policy` is the rule as kadmit
+//! names it (`ModRule team-a/no-root`, `Assign always-pull`, or `admission` when nothing
+//! found anything), `rule` what it did (`mutate`, `validate`, `admit`; `input` or `config`
+//! for problems of the run), `result` `pass` when the rule changed it or nothing was found,
+//! `fail` for a rejection, `warn` for a warning, `error` for an input or configuration
+//! problem. No timestamps: the same run gives the same bytes.
+
+use super::{location, message, resource_name, rule_id, Evaluation, Findings, ResourceFindings};
+use crate::core::diagnostic::{Category, Diagnostic, Severity};
+use crate::core::resource::Identity;
+use crate::io::encode::{Encoder, Format};
+use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
+
+pub const API_VERSION: &str = "openreports.io/v1alpha1";
+/// `source` of every report and result.
+const SOURCE: &str = "kadmit";
+/// `metadata.name` of every report kadmit writes.
+const NAME: &str = "kadmit";
+
+pub(super) fn render(findings: &Findings) -> String {
+    let mut namespaced: BTreeMap<&str, Vec<Value>> = BTreeMap::new();
+    let mut cluster = Vec::new();
+    for resource in &findings.resources {
+        let results = resource
+            .evaluations()
+            .iter()
+            .map(|e| evaluation_result(resource, e))
+            .collect::<Vec<_>>();
+        match resource.subject.namespace.as_deref() {
+            Some(ns) => namespaced.entry(ns).or_default().extend(results),
+            None => cluster.extend(results),
+        }
+    }
+    for d in &findings.run {
+        if d.severity != Severity::Info {
+            cluster.push(run_result(d));
+        }
+    }
+    let mut encoder = Encoder::new(Format::Yaml);
+    for (namespace, results) in namespaced {
+        encoder.push(&report(
+            "Report",
+            Some(namespace),
+            Some(json!({"apiVersion": "v1", "kind": "Namespace", "name": namespace})),
+            results,
+        ));
+    }
+    encoder.push(&report("ClusterReport", None, None, cluster));
+    encoder.finish(None, &[])
+}
+
+fn report(kind: &str, namespace: Option<&str>, scope: Option<Value>, results: Vec<Value>) -> Value {
+    let mut metadata = Map::new();
+    metadata.insert("name".into(), json!(NAME));
+    if let Some(ns) = namespace {
+        metadata.insert("namespace".into(), json!(ns));
+    }
+    metadata.insert(
+        "labels".into(),
+        json!({"app.kubernetes.io/managed-by": "kadmit"}),
+    );
+    let mut summary = Map::new();
+    for status in ["pass", "fail", "warn", "error", "skip"] {
+        let count = results.iter().filter(|r| r["result"] == status).count();
+        summary.insert(status.into(), json!(count));
+    }
+    let mut object = Map::new();
+    object.insert("apiVersion".into(), json!(API_VERSION));
+    object.insert("kind".into(), json!(kind));
+    object.insert("metadata".into(), Value::Object(metadata));
+    object.insert("source".into(), json!(SOURCE));
+    if let Some(scope) = scope {
+        object.insert("scope".into(), scope);
+    }
+    object.insert("summary".into(), Value::Object(summary));
+    object.insert("results".into(), Value::Array(results));
+    Value::Object(object)
+}
+
+fn evaluation_result(resource: &ResourceFindings, evaluation: &Evaluation) -> Value {
+    let worst = evaluation
+        .diagnostics
+        .iter()
+        .min_by_key(|d| (d.severity, d.category != Category::Resource));
+    let status = worst.map_or("pass", |d| status(d));
+    let mut properties = Map::new();
+    properties.insert("location".into(), json!(location(&resource.subject.origin)));
+    if !evaluation.changes.is_empty() {
+        let paths: Vec<&str> = evaluation.changes.iter().map(|c| c.path.as_str()).collect();
+        properties.insert("changedPaths".into(), json!(paths.join(", ")));
+    }
+    let fields: Vec<&str> = evaluation
+        .diagnostics
+        .iter()
+        .filter_map(|d| d.field.as_deref())
+        .collect();
+    if !fields.is_empty() {
+        properties.insert("fields".into(), json!(fields.join(", ")));
+    }
+    let text = if evaluation.diagnostics.is_empty() {
+        match evaluation.changes.len() {
+            0 => format!("{} admitted", resource_name(&resource.subject.id)),
+            n => format!("changed {n} path{}", if n == 1 { "" } else { "s" }),
+        }
+    } else {
+        evaluation
+            .diagnostics
+            .iter()
+            .map(|d| message(d))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let rule = if !evaluation.diagnostics.is_empty() {
+        "validate"
+    } else if !evaluation.changes.is_empty() {
+        "mutate"
+    } else {
+        "admit"
+    };
+    result(
+        &evaluation.rule,
+        rule,
+        status,
+        text,
+        Some(reference(
+            &resource.subject.id,
+            resource.subject.namespace.as_deref(),
+        )),
+        properties,
+    )
+}
+
+fn run_result(d: &Diagnostic) -> Value {
+    let mut properties = Map::new();
+    if let Some(origin) = d.origin.as_deref() {
+        properties.insert("location".into(), json!(location(origin)));
+    }
+    if let Some(field) = &d.field {
+        properties.insert("fields".into(), json!(field));
+    }
+    let rule = match d.category {
+        Category::Input => "input",
+        Category::Config => "config",
+        Category::Resource => "validate",
+    };
+    result(
+        &rule_id(d),
+        rule,
+        status(d),
+        message(d),
+        d.resource
+            .as_deref()
+            .map(|id| reference(id, id.namespace.as_deref())),
+        properties,
+    )
+}
+
+fn status(d: &Diagnostic) -> &'static str {
+    match (d.severity, d.category) {
+        (Severity::Error, Category::Resource) => "fail",
+        (Severity::Error, _) => "error",
+        (Severity::Warning, _) => "warn",
+        (Severity::Info, _) => "pass",
+    }
+}
+
+fn result(
+    policy: &str,
+    rule: &str,
+    status: &str,
+    message: String,
+    resource: Option<Value>,
+    properties: Map<String, Value>,
+) -> Value {
+    let mut result = Map::new();
+    result.insert("source".into(), json!(SOURCE));
+    result.insert("policy".into(), json!(policy));
+    result.insert("rule".into(), json!(rule));
+    result.insert("category".into(), json!("admission"));
+    result.insert("result".into(), json!(status));
+    result.insert("message".into(), json!(message));
+    if let Some(resource) = resource {
+        result.insert("resources".into(), json!([resource]));
+    }
+    if !properties.is_empty() {
+        result.insert("properties".into(), Value::Object(properties));
+    }
+    Value::Object(result)
+}
+
+/// An `ObjectReference`: the namespace is the one the resource was admitted in.
+fn reference(id: &Identity, namespace: Option<&str>) -> Value {
+    let mut reference = Map::new();
+    reference.insert("apiVersion".into(), json!(id.api_version()));
+    reference.insert("kind".into(), json!(id.kind));
+    if let Some(ns) = namespace {
+        reference.insert("namespace".into(), json!(ns));
+    }
+    reference.insert("name".into(), json!(id.name));
+    Value::Object(reference)
+}
