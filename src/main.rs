@@ -35,10 +35,15 @@ fn main() -> ExitCode {
             infer_mode_from_stdin,
             diff,
         } => {
+            // `-f` without `-` reads no stdin (a terminal there would wait for input).
+            let reads_stdin =
+                options.inputs.is_empty() || options.inputs.iter().any(|p| p.as_os_str() == "-");
             let mut stdin = Vec::new();
-            if let Err(e) = std::io::stdin().read_to_end(&mut stdin) {
-                eprintln!("error: cannot read stdin: {e}");
-                return ExitCode::from(2);
+            if reads_stdin {
+                if let Err(e) = std::io::stdin().read_to_end(&mut stdin) {
+                    eprintln!("error: cannot read stdin: {e}");
+                    return ExitCode::from(2);
+                }
             }
             if infer_mode_from_stdin && stdin.iter().all(u8::is_ascii_whitespace) {
                 options.mode = run::Mode::Generate;

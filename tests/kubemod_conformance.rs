@@ -62,6 +62,7 @@ fn store(case: &Value, force_namespace: bool) -> Result<Store, String> {
                 index: 0,
                 line: 1,
                 list_item: None,
+                declared: None,
             };
             let resource = Resource::new(value, origin).map_err(|e| e.to_string())?;
             match rule::compile(&resource) {

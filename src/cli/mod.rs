@@ -74,6 +74,14 @@ pub enum Command {
 
 #[derive(Debug, Clone, Args)]
 pub struct RunArgs {
+    /// Read the stream from this file, directory (its *.yaml, *.yml and *.json files, in
+    /// name order) or `-` (stdin) instead of stdin, as kubectl's -f; repeatable. Files are
+    /// the resource stream, with its trust (docs/security.md).
+    #[arg(short = 'f', long = "filename", value_name = "FILE|DIR|-")]
+    pub filename: Vec<PathBuf>,
+    /// `-f DIR` reads its subdirectories too, as kubectl's -R.
+    #[arg(short = 'R', long)]
+    pub recursive: bool,
     /// Output format (default: yaml, or resourcelist when the input is a ResourceList).
     #[arg(short, long, value_enum)]
     pub output: Option<OutputArg>,
@@ -540,6 +548,8 @@ fn run_invocation(
     Invocation::Run {
         options: Options {
             mode,
+            inputs: a.filename,
+            recursive: a.recursive,
             format: a.output.map(Format::from),
             config_paths: a.config,
             crd_paths: a.crd,

@@ -2,6 +2,7 @@
 //! JSON stream, `---` separators with kubectl's rules, empty and null documents skipped.
 
 use crate::core::diagnostic::Diagnostic;
+use crate::core::origins::helm_source;
 use crate::core::resource::Origin;
 use kadmit_yaml::compose::compose_with;
 use kadmit_yaml::json::decode_json_stream_with;
@@ -54,12 +55,15 @@ pub fn decode_stream(
     for chunk in chunks {
         match compose_with(chunk.text, limits) {
             Ok(documents) => {
+                // Helm's `# Source:` comment opens the chunk: it names the first document.
+                let mut helm = helm_source(chunk.text).map(Arc::new);
                 for doc in documents {
                     let origin = Origin {
                         source: source.clone(),
                         index,
                         line: chunk.first_line + doc.line - 1,
                         list_item: None,
+                        declared: helm.take(),
                     };
                     index += 1;
                     if !doc.value.is_null() {
@@ -107,6 +111,7 @@ fn decode_json(
                     index,
                     line,
                     list_item: None,
+                    declared: None,
                 },
             }));
         }
@@ -123,6 +128,7 @@ fn decode_json(
             index: e.document,
             line: e.line,
             list_item: None,
+            declared: None,
         }))),
     }
 }
@@ -142,6 +148,7 @@ fn input_error(source: &Arc<str>, index: usize, line: usize, message: &str) -> D
         index,
         line,
         list_item: None,
+        declared: None,
     })
 }
 
@@ -201,5 +208,28 @@ mod tests {
         assert_eq!(docs[1].value, json!({"b": "yes"}));
         let (docs, _) = decode("a: 1\r\nb: on\r\n");
         assert_eq!(docs[0].value, json!({"a": 1, "b": true}));
+    }
+
+    #[test]
+    fn helm_source_comments_name_their_document() {
+        let (docs, _) = decode(
+            "---\n# Source: web/templates/a.yaml\na: 1\n---\n# Source: web/templates/b.yaml\nb: 2\n---\nc: 3\n",
+        );
+        let files: Vec<_> = docs
+            .iter()
+            .map(|d| d.origin.declared.as_ref().map(|d| d.file.clone()))
+            .collect();
+        assert_eq!(
+            files,
+            [
+                Some("web/templates/a.yaml".to_owned()),
+                Some("web/templates/b.yaml".to_owned()),
+                None
+            ]
+        );
+        assert_eq!(
+            docs[1].origin.to_string(),
+            "web/templates/b.yaml (via stdin, document 2, line 6)"
+        );
     }
 }

@@ -126,10 +126,12 @@ impl Diagnostic {
             }
         }
         if let Some(origin) = self.origin.as_ref().filter(|o| o.is_file()) {
-            result.insert(
-                "file".into(),
-                json!({ "path": origin.source.as_ref(), "index": origin.index }),
-            );
+            let mut file = Map::new();
+            file.insert("path".into(), json!(origin.file()));
+            if let Some(index) = origin.file_index() {
+                file.insert("index".into(), json!(index));
+            }
+            result.insert("file".into(), Value::Object(file));
         }
         if let Some(rule) = &self.rule {
             result.insert("tags".into(), json!({ "rule": rule }));
@@ -137,9 +139,11 @@ impl Diagnostic {
         Value::Object(result)
     }
 
-    /// The `--report` form: every field as data.
+    /// The `--report` form: every field as data. `file` is the file a person edits (the
+    /// one the document declares, when it does); `input`, present then, is where the
+    /// document was in what kadmit read.
     pub fn to_report(&self) -> Value {
-        json!({
+        let mut report = json!({
             "severity": self.severity.as_str(),
             "category": match self.category {
                 Category::Input => "input",
@@ -156,9 +160,15 @@ impl Diagnostic {
             "field": self.field,
             "rule": self.rule,
             "file": self.origin.as_ref().map(|o| json!({
-                "path": o.source.as_ref(), "index": o.index, "line": o.line,
+                "path": o.file(), "index": o.file_index(), "line": o.file_line(),
             })),
-        })
+        });
+        if let Some(origin) = self.origin.as_ref().filter(|o| o.declared.is_some()) {
+            report["input"] = json!({
+                "path": origin.source.as_ref(), "index": origin.index, "line": origin.line,
+            });
+        }
+        report
     }
 
     fn describe_without_resource(&self) -> String {

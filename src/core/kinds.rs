@@ -171,6 +171,7 @@ mod tests {
             index: 0,
             line: 1,
             list_item: None,
+            declared: None,
         };
         let value = json!({
             "apiVersion": "apiextensions.k8s.io/v1",

@@ -1,6 +1,7 @@
 //! The core every engine builds on: the pipeline's stage traits and order, the resource
 //! and its identity and origin, the table of kinds (scope, plural), configuration items,
-//! diagnostics with their exit codes, and decoding a stream into documents.
+//! diagnostics with their exit codes, decoding a stream into documents, and the files
+//! documents say they come from.
 
 pub mod config;
 pub mod confine;
@@ -9,5 +10,6 @@ pub mod diagnostic;
 pub mod engine;
 pub mod kinds;
 pub mod lists;
+pub mod origins;
 pub mod pipeline;
 pub mod resource;

@@ -318,7 +318,7 @@ mod tests {
     fn deployment() -> Resource {
         Resource::new(
             json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"}, "spec": {"replicas": 1}}),
-            Origin { source: Arc::from("test"), index: 0, line: 1, list_item: None },
+            Origin { source: Arc::from("test"), index: 0, line: 1, list_item: None, declared: None },
         )
         .unwrap()
     }

@@ -5,13 +5,28 @@ use std::fmt;
 use std::sync::Arc;
 
 /// Where a document was read: the input's name, the document's 0-based index in that
-/// input, the 1-based line it starts on, and its position inside a flattened `List`.
+/// input, the 1-based line it starts on, and its position inside a flattened `List`; and
+/// the file the document says it was written in, when the tool that made the stream said
+/// so (docs/cli.md, "Origins").
 #[derive(Debug, Clone, PartialEq)]
 pub struct Origin {
     pub source: Arc<str>,
     pub index: usize,
     pub line: usize,
     pub list_item: Option<usize>,
+    pub declared: Option<Arc<Declared>>,
+}
+
+/// The file a document of the stream comes from, as the tool that wrote the stream
+/// records it: kustomize's `config.kubernetes.io/origin` annotation, kpt's path and index
+/// annotations, Helm's `# Source:` comment.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Declared {
+    /// The file (`base/app.yaml`; `https://github.com/org/repo//base/app.yaml?ref=v1` for
+    /// a remote kustomize base).
+    pub file: String,
+    /// The document's 0-based index in that file, when the tool says (kpt).
+    pub index: Option<usize>,
 }
 
 /// The names kadmit gives inputs that are not files.
@@ -19,22 +34,72 @@ pub const STDIN: &str = "stdin";
 pub const FUNCTION_CONFIG: &str = "functionConfig";
 
 impl Origin {
-    /// Whether the source names a file (KRM results carry `file` only then).
+    /// Whether the origin names a file (KRM results carry `file` only then).
     pub fn is_file(&self) -> bool {
-        !matches!(self.source.as_ref(), STDIN | FUNCTION_CONFIG)
+        self.declared.is_some() || !matches!(self.source.as_ref(), STDIN | FUNCTION_CONFIG)
+    }
+
+    /// The file a person edits to change the document: the declared one, else the input.
+    pub fn file(&self) -> &str {
+        match &self.declared {
+            Some(declared) => &declared.file,
+            None => &self.source,
+        }
+    }
+
+    /// The document's 0-based index in [`Origin::file`], when known.
+    pub fn file_index(&self) -> Option<usize> {
+        match &self.declared {
+            Some(declared) => declared.index,
+            None => Some(self.index),
+        }
+    }
+
+    /// The document's first line in [`Origin::file`], 0 when not known (no tool that
+    /// declares a file gives a line in it).
+    pub fn file_line(&self) -> usize {
+        if self.declared.is_some() {
+            0
+        } else {
+            self.line
+        }
+    }
+
+    /// Where the document is in the input kadmit read: `stdin, document 4, line 31`.
+    pub fn position(&self) -> Position<'_> {
+        Position(self)
+    }
+}
+
+/// [`Origin::position`]'s text.
+pub struct Position<'a>(&'a Origin);
+
+impl fmt::Display for Position<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let origin = self.0;
+        write!(f, "{}, document {}", origin.source, origin.index + 1)?;
+        if origin.line > 0 {
+            write!(f, ", line {}", origin.line)?;
+        }
+        if let Some(item) = origin.list_item {
+            write!(f, ", list item {}", item + 1)?;
+        }
+        Ok(())
     }
 }
 
 impl fmt::Display for Origin {
+    /// `stdin, document 2, line 14`; with a declared file, that file first and the position
+    /// in the input after it: `base/app.yaml (via stdin, document 2, line 14)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}, document {}", self.source, self.index + 1)?;
-        if self.line > 0 {
-            write!(f, ", line {}", self.line)?;
+        let Some(declared) = &self.declared else {
+            return write!(f, "{}", self.position());
+        };
+        write!(f, "{}", declared.file)?;
+        if let Some(index) = declared.index {
+            write!(f, ", document {}", index + 1)?;
         }
-        if let Some(item) = self.list_item {
-            write!(f, ", list item {}", item + 1)?;
-        }
-        Ok(())
+        write!(f, " (via {})", self.position())
     }
 }
 

@@ -303,6 +303,7 @@ mod tests {
                 index: 0,
                 line: 1,
                 list_item: None,
+                declared: None,
             },
             before,
             after,

@@ -8,6 +8,7 @@ use crate::core::decode::{decode_stream, stream_text, Document};
 use crate::core::diagnostic::Diagnostic;
 use crate::core::kinds::KindTable;
 use crate::core::lists::{flatten_document, is_list};
+use crate::core::origins::{declared_by_annotations, kpt_path, kustomize_origin, KUSTOMIZE_ORIGIN};
 use crate::core::resource::{annotation, Identity, Origin, Resource, FUNCTION_CONFIG, STDIN};
 use crate::io::resource_list;
 use kadmit_yaml::compose::compose_with;
@@ -82,8 +83,11 @@ pub(super) struct Intake {
     /// CustomResourceDefinitions seen in the stream, and those of `--crd`.
     crds: Vec<Resource>,
     pub diagnostics: Vec<Diagnostic>,
-    /// How many documents stdin held (0 when it could not be read at all).
+    /// How many documents the input held (0 when it could not be read at all).
     pub documents: usize,
+    /// A `ResourceList` read as the first document, kept until it is known whether it
+    /// is the only one (a KRM call) or not (a resource of the stream).
+    pending_list: Option<Document>,
     /// The `ResourceList`'s functionConfig, echoed back in the answer.
     pub function_config: Option<Value>,
     keep_config: bool,
@@ -104,6 +108,7 @@ impl Intake {
             crds: Vec::new(),
             diagnostics: Vec::new(),
             documents: 0,
+            pending_list: None,
             function_config: None,
             keep_config: options.keep_config,
             config_root: options.config_root.clone(),
@@ -130,9 +135,95 @@ impl Intake {
 
     /// Reads stdin: a lone `ResourceList` makes this a KRM call, anything else is a stream.
     pub fn read_stdin(&mut self, stdin: &[u8]) {
-        self.read_documents(stdin);
-        if self.krm {
-            self.attach_item_sources(stdin);
+        self.read_input(STDIN, stdin, true);
+        self.finish();
+    }
+
+    /// Reads the inputs `-f` names, in order (docs/cli.md, "Input files"): `-` is stdin, a
+    /// directory its `*.yaml`, `*.yml` and `*.json` files in name order (its
+    /// subdirectories too when `recursive`), anything else a file, whatever its name.
+    /// Every input is the resource stream, with the stream's trust. Returns how many
+    /// bytes were read.
+    pub fn read_files(&mut self, inputs: &[PathBuf], recursive: bool, stdin: &[u8]) -> usize {
+        let mut files: Vec<PathBuf> = Vec::new();
+        for input in inputs {
+            if input.as_os_str() == "-" || !input.is_dir() {
+                files.push(input.clone());
+                continue;
+            }
+            let walk = walkdir::WalkDir::new(input)
+                .follow_links(true)
+                .sort_by_file_name()
+                .max_depth(if recursive { usize::MAX } else { 1 });
+            for entry in walk {
+                match entry {
+                    Ok(entry) if entry.file_type().is_file() && is_manifest(entry.path()) => {
+                        files.push(entry.into_path())
+                    }
+                    Ok(_) => {}
+                    Err(e) => self.diagnostics.push(Diagnostic::input(format!(
+                        "cannot read -f {}: {e}",
+                        input.display()
+                    ))),
+                }
+            }
+        }
+        let mut read = 0;
+        let mut stdin_read = false;
+        let last = files.len().saturating_sub(1);
+        for (i, file) in files.iter().enumerate() {
+            if file.as_os_str() == "-" {
+                if std::mem::replace(&mut stdin_read, true) {
+                    self.diagnostics.push(Diagnostic::input(
+                        "-f - is given more than once: stdin can be read only once",
+                    ));
+                    continue;
+                }
+                self.read_input(STDIN, stdin, i == last);
+                read += stdin.len();
+                continue;
+            }
+            match std::fs::read(file) {
+                Ok(bytes) => {
+                    self.read_input(&file.display().to_string(), &bytes, i == last);
+                    read += bytes.len();
+                }
+                Err(e) => self.diagnostics.push(Diagnostic::input(format!(
+                    "cannot read -f {}: {e}",
+                    file.display()
+                ))),
+            }
+        }
+        self.finish();
+        read
+    }
+
+    /// Reads one input of the stream. `last`: no input follows, so a `ResourceList` read
+    /// as the first and only document so far is a KRM call.
+    fn read_input(&mut self, name: &str, bytes: &[u8], last: bool) {
+        let before = self.documents;
+        self.read_documents(name, bytes);
+        if !last {
+            return;
+        }
+        if let Some(list) = self.pending_list.take() {
+            self.krm = true;
+            self.accept_resource_list(list);
+            if before == 0 {
+                self.attach_item_sources(bytes);
+            }
+        }
+    }
+
+    /// After the last input: a `ResourceList` still pending is a KRM call; what the
+    /// configuration teaches about the cluster is learnt.
+    fn finish(&mut self) {
+        if let Some(list) = self.pending_list.take() {
+            self.krm = true;
+            self.accept_resource_list(list);
+        }
+        for item in &self.loader.items {
+            learn_context(&item.resource, &mut self.kinds, &mut self.namespaces);
         }
     }
 
@@ -156,32 +247,24 @@ impl Intake {
         }
     }
 
-    fn read_documents(&mut self, stdin: &[u8]) {
-        let source: Arc<str> = Arc::from(STDIN);
-        let mut pending_list: Option<Document> = None;
+    fn read_documents(&mut self, name: &str, input: &[u8]) {
+        let source: Arc<str> = Arc::from(name);
         let limits = self.limits;
-        decode_stream(stdin, &source, &limits, |doc| {
+        decode_stream(input, &source, &limits, |doc| {
             let doc = match doc {
                 Ok(doc) => doc,
                 Err(problem) => return self.diagnostics.push(problem),
             };
             self.documents += 1;
             if resource_list::is_resource_list(&doc.value) && self.documents == 1 {
-                pending_list = Some(doc);
+                self.pending_list = Some(doc);
             } else {
-                if let Some(list) = pending_list.take() {
+                if let Some(list) = self.pending_list.take() {
                     self.accept(list);
                 }
                 self.accept(doc);
             }
         });
-        if let Some(list) = pending_list {
-            self.krm = true;
-            self.accept_resource_list(list);
-        }
-        for item in &self.loader.items {
-            learn_context(&item.resource, &mut self.kinds, &mut self.namespaces);
-        }
     }
 
     fn accept(&mut self, doc: Document) {
@@ -231,7 +314,14 @@ impl Intake {
         self.slots.push(slot);
     }
 
-    fn accept_one(&mut self, doc: Document) {
+    fn accept_one(&mut self, mut doc: Document) {
+        // A plain stream's document may say which file it comes from (a KRM item's
+        // origin was read with the item).
+        if !self.krm {
+            if let Some(declared) = declared_by_annotations(&doc.value) {
+                doc.origin.declared = Some(Arc::new(declared));
+            }
+        }
         let resource = match Identity::of(&doc.value) {
             Ok(id) => Resource {
                 value: doc.value,
@@ -327,6 +417,7 @@ impl Intake {
             index: 0,
             line: 0,
             list_item: None,
+            declared: None,
         };
         let resource = match Resource::new(config.clone(), origin.clone()) {
             Ok(resource) => resource,
@@ -455,25 +546,33 @@ fn is_function_input(id: &Identity) -> bool {
     id.group.is_empty() && id.kind == "ConfigMap"
 }
 
-/// kpt and kustomize say where each item lives in the path/index annotations.
+/// kpt and kustomize say where each item lives in the path/index annotations; without
+/// them, kustomize's origin annotation names the file the item was written in, and the
+/// item's position in the list locates it.
 fn krm_item_origin(item: &Value, position: usize, list: &Origin) -> Origin {
-    let path = annotation(item, "internal.config.kubernetes.io/path")
-        .or_else(|| annotation(item, "config.kubernetes.io/path"));
-    let index = annotation(item, "internal.config.kubernetes.io/index")
-        .or_else(|| annotation(item, "config.kubernetes.io/index"))
-        .and_then(|i| i.parse().ok());
-    match path {
-        Some(path) => Origin {
+    match kpt_path(item) {
+        Some((path, index)) => Origin {
             source: Arc::from(path),
             index: index.unwrap_or(0),
             line: 0,
             list_item: None,
+            declared: None,
         },
         None => Origin {
             list_item: Some(position),
+            declared: annotation(item, KUSTOMIZE_ORIGIN)
+                .and_then(kustomize_origin)
+                .map(Arc::new),
             ..list.clone()
         },
     }
+}
+
+/// What `-f DIR` reads: kubectl's manifest extensions.
+fn is_manifest(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| matches!(e, "yaml" | "yml" | "json"))
 }
 
 /// Whether `item`'s text reads back to `value` (an alias to another item's anchor, a tag

@@ -31,6 +31,11 @@ pub use crate::engines::builtin::parse_version as parse_kubernetes_version;
 #[derive(Debug, Clone)]
 pub struct Options {
     pub mode: Mode,
+    /// `-f`: the files, directories and `-` (stdin) the stream is read from, in order;
+    /// empty: stdin.
+    pub inputs: Vec<PathBuf>,
+    /// `-R`: `-f DIR` reads subdirectories too.
+    pub recursive: bool,
     /// `None`: a YAML stream, or a ResourceList when the input was one.
     pub format: Option<Format>,
     pub config_paths: Vec<PathBuf>,
@@ -90,6 +95,8 @@ impl Options {
     pub fn new(mode: Mode) -> Options {
         Options {
             mode,
+            inputs: Vec::new(),
+            recursive: false,
             format: None,
             config_paths: Vec::new(),
             crd_paths: Vec::new(),
@@ -190,10 +197,15 @@ fn fail_closed(
         .iter()
         .any(|item| item.is_generated_in(options.mode));
     if plain_stream && intake.documents == 0 && !generates && !failed && !options.allow_empty {
-        problems.push(Diagnostic::input(
-            "no input: stdin held no document (an upstream command that failed in a pipeline \
-             without `set -o pipefail`?); pass --allow-empty if an empty stream is meant",
-        ));
+        let held = if options.inputs.is_empty() {
+            "stdin held"
+        } else {
+            "the files -f names hold"
+        };
+        problems.push(Diagnostic::input(format!(
+            "no input: {held} no document (an upstream command that failed in a pipeline \
+             without `set -o pipefail`?); pass --allow-empty if an empty stream is meant"
+        )));
     }
     for dir in &options.plugin_dirs {
         if !dir.is_dir() {
@@ -263,8 +275,12 @@ fn run_input(options: Options, stdin: Cow<'_, [u8]>) -> Outcome {
     for path in &options.crd_paths {
         intake.load_crd_path(path, options.allow_paths_outside_root, options.limits);
     }
-    intake.read_stdin(&stdin);
-    let input_len = stdin.len();
+    let input_len = if options.inputs.is_empty() {
+        intake.read_stdin(&stdin);
+        stdin.len()
+    } else {
+        intake.read_files(&options.inputs, options.recursive, &stdin)
+    };
     drop(stdin);
 
     let mut catalog = Catalog::new(

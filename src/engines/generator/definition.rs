@@ -317,7 +317,7 @@ mod tests {
     fn resource(spec: Value) -> Resource {
         Resource::new(
             json!({"apiVersion": "kadmit.dev/v1alpha1", "kind": "Generator", "metadata": {"name": "g"}, "spec": spec}),
-            Origin { source: Arc::from("test"), index: 0, line: 1, list_item: None },
+            Origin { source: Arc::from("test"), index: 0, line: 1, list_item: None, declared: None },
         )
         .unwrap()
     }

@@ -354,6 +354,7 @@ mod tests {
             index: 0,
             line: 1,
             list_item: None,
+            declared: None,
         };
         super::super::rule::compile(&Resource::new(value, origin).unwrap()).unwrap()
     }

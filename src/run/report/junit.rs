@@ -46,8 +46,8 @@ pub(super) fn render(findings: &Findings) -> String {
             cases.push(Case {
                 classname: resource_name(&resource.subject.id),
                 name: evaluation.rule,
-                file: Some(origin.source.to_string()),
-                line: origin.line,
+                file: Some(origin.file().to_owned()),
+                line: origin.file_line(),
                 problem,
                 out,
             });
@@ -66,8 +66,8 @@ pub(super) fn render(findings: &Findings) -> String {
         cases.push(Case {
             classname: RUN.into(),
             name: rule_id(d),
-            file: d.origin.as_deref().map(|o| o.source.to_string()),
-            line: d.origin.as_deref().map_or(0, |o| o.line),
+            file: d.origin.as_deref().map(|o| o.file().to_owned()),
+            line: d.origin.as_deref().map_or(0, |o| o.file_line()),
             problem,
             out,
         });

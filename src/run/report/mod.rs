@@ -231,10 +231,10 @@ fn category_id(category: Category) -> &'static str {
 
 /// `file:line` (`stdin:3`), or the file alone when the line is not known.
 fn location(origin: &Origin) -> String {
-    if origin.line > 0 {
-        format!("{}:{}", origin.source, origin.line)
+    if origin.file_line() > 0 {
+        format!("{}:{}", origin.file(), origin.file_line())
     } else {
-        origin.source.to_string()
+        origin.file().to_owned()
     }
 }
 
@@ -270,6 +270,7 @@ mod tests {
                 index: line,
                 line,
                 list_item: None,
+                declared: None,
             },
             namespace: Some("default".into()),
         }

@@ -107,10 +107,10 @@ fn result(
         let mut physical = Map::new();
         physical.insert(
             "artifactLocation".into(),
-            json!({ "uri": uri(&origin.source) }),
+            json!({ "uri": uri(origin.file()) }),
         );
-        if origin.line > 0 {
-            physical.insert("region".into(), json!({ "startLine": origin.line }));
+        if origin.file_line() > 0 {
+            physical.insert("region".into(), json!({ "startLine": origin.file_line() }));
         }
         result.insert(
             "locations".into(),
