@@ -357,3 +357,41 @@ fn helm_source_comments_name_the_template() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_krm_item_with_only_kustomize_origin_names_its_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let list = "\
+apiVersion: config.kubernetes.io/v1
+kind: ResourceList
+items:
+- apiVersion: v1
+  kind: ConfigMap
+  metadata:
+    name: ok
+- apiVersion: apps/v1
+  kind: Deployment
+  metadata:
+    name: web
+    annotations:
+      config.kubernetes.io/origin: |
+        path: base/web.yaml
+  spec:
+    replicas: -1
+";
+    let (code, stdout, stderr) = kadmit(dir.path(), &[], list);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("[base/web.yaml (via stdin, document 1, line 1, list item 2)]"),
+        "{stderr}"
+    );
+    // The KRM result names the file, without an index kustomize does not give.
+    assert!(
+        stdout.contains("file:\n    path: base/web.yaml\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("config.kubernetes.io/origin: |"),
+        "{stdout}"
+    );
+}

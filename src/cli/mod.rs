@@ -20,6 +20,7 @@ pub use crate::core::diagnostic::EXIT_UNSUPPORTED;
 const AFTER_HELP: &str = "\
 Invocation:
   kadmit transform < in.yaml          plain stream: configuration and resources on stdin
+  kadmit transform -f FILE|DIR [-R]   the stream from files (`-f -` for stdin), as kubectl -f
   kadmit generate  < virtual.yaml     generate, then admit, resources from virtual resources
   kadmit diff      < in.yaml          review: what admission changes, as a unified diff
   <plugin> CONFIG_FILE [generate|transform] [flags]
