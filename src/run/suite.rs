@@ -276,14 +276,14 @@ fn test_file(path: &Path, named: bool, verdict: &mut Verdict) -> usize {
     let tests: Vec<Document> = documents.into_iter().filter(is_test).collect();
     if tests.is_empty() {
         if named {
-            verdict.problems.extend(problems.iter().map(|d| d.to_string()));
+            verdict.problems.extend(problems.iter().map(problem_of));
             verdict
                 .problems
                 .push(format!("{source}: holds no {API_VERSION} Test"));
         }
         return 0;
     }
-    verdict.problems.extend(problems.iter().map(|d| d.to_string()));
+    verdict.problems.extend(problems.iter().map(problem_of));
     let dir = path.parent().unwrap_or(Path::new("."));
     for document in &tests {
         match Prepared::of(document, dir, &source) {
@@ -292,6 +292,15 @@ fn test_file(path: &Path, named: bool, verdict: &mut Verdict) -> usize {
         }
     }
     tests.len()
+}
+
+/// An error diagnostic as a problem line, without its `error: ` (the edge writes that).
+fn problem_of(d: &Diagnostic) -> String {
+    let text = d.to_string();
+    match text.strip_prefix(&format!("{}: ", d.severity.as_str())) {
+        Some(rest) => rest.to_owned(),
+        None => text,
+    }
 }
 
 fn is_test(document: &Document) -> bool {
@@ -314,7 +323,7 @@ impl Prepared {
             .map_err(|e| vec![format!("{}: {e}", document.origin)])?;
         let unknown = strict::check_document(&mut resource, FieldValidation::Strict);
         if !unknown.is_empty() {
-            return Err(unknown.iter().map(Diagnostic::to_string).collect());
+            return Err(unknown.iter().map(problem_of).collect());
         }
         let name = resource.id.name.clone();
         let at = |what: String| format!("Test {name} [{}]: {what}", document.origin);
@@ -414,7 +423,7 @@ impl Prepared {
                 .iter()
                 .filter(|d| d.severity == Severity::Error)
             {
-                let _ = write!(problem, "\n    {d}");
+                let _ = write!(problem, "\n    {}", problem_of(d));
             }
             verdict.problems.push(problem);
             return;
@@ -479,7 +488,7 @@ fn read_object(path: &Path) -> Result<Value, String> {
     let source = path.display().to_string();
     let (mut documents, problems) = decode_all(&bytes, &Arc::from(source.as_str()));
     if let Some(problem) = problems.first() {
-        return Err(problem.to_string());
+        return Err(problem_of(problem));
     }
     match documents.len() {
         1 => Ok(documents.remove(0).value),
@@ -590,7 +599,7 @@ fn check_case(
             .find(|a| a.id == subject.id && a.origin == subject.origin)
             .and_then(|a| a.after.as_ref());
         let failure = match after {
-            None => Some(format!("expected the object of {file}, got none")),
+            None => Some(format!("expected {} as {file}, got no object", case.expect.name())),
             Some(after) if after == expected => None,
             Some(after) => {
                 let mut differences = Vec::new();
@@ -598,7 +607,8 @@ fn check_case(
                 let more = differences.len().saturating_sub(5);
                 differences.truncate(5);
                 let mut text = format!(
-                    "admitted, but not as {file}: {}",
+                    "expected {} as {file}, got an object that differs: {}",
+                    case.expect.name(),
                     differences.join("; ")
                 );
                 if more > 0 {
