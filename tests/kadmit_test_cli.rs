@@ -142,7 +142,9 @@ fn objects_are_compared_as_data() {
     // (examples/kubemod/expected.yaml is kustomize's sorted output) and still pass.
     let expected =
         std::fs::read_to_string(repo().join("examples/kubemod/tests/admitted/nginx.yaml")).unwrap();
-    assert!(expected.starts_with("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  annotations:"));
+    assert!(
+        expected.starts_with("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  annotations:")
+    );
     let (code, stdout, _) = kadmit_test(&["examples/kubemod/tests"]);
     assert_eq!(code, 0, "{stdout}");
     assert!(stdout.contains("PASS kubemod/nginx: admitted as admitted/nginx.yaml\n"));
@@ -196,7 +198,9 @@ fn the_junit_report_has_a_test_case_per_case() {
     ]);
     assert_eq!(code, 2);
     let xml = std::fs::read_to_string(&report).unwrap();
-    assert!(xml.contains("<testsuites name=\"kadmit test\" tests=\"11\" failures=\"5\" errors=\"1\">"));
+    assert!(
+        xml.contains("<testsuites name=\"kadmit test\" tests=\"11\" failures=\"5\" errors=\"1\">")
+    );
     let cases = read_junit(&xml);
     assert_eq!(cases.len(), 11);
     assert_eq!(

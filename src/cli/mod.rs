@@ -55,8 +55,8 @@ pub enum Command {
     /// Like transform, but write a unified diff of each resource admission changed (the
     /// rules named beside each hunk) and a summary, instead of the stream: a review aid.
     Diff(DiffArgs),
-    /// Run declarative policy test suites (`kadmit.dev/v1alpha1` `Test` documents): each
-    /// Test's resources through its policies, every case checked; PASS/FAIL per case.
+    /// Run the policy test suites (kadmit.dev Test documents) under DIR or in FILE: each
+    /// Test's resources through its policies, then PASS or FAIL per case.
     Test(TestArgs),
     /// Print the version.
     Version,

@@ -236,8 +236,7 @@ pub fn test(paths: &[PathBuf]) -> Verdict {
     for path in paths {
         if path.is_dir() {
             let walk = walk_files(path, path, "directory", true, |p| {
-                p.extension()
-                    .is_some_and(|e| e == "yaml" || e == "yml")
+                p.extension().is_some_and(|e| e == "yaml" || e == "yml")
             });
             verdict.problems.extend(walk.problems);
             for file in walk.files {
@@ -525,8 +524,12 @@ fn check_case(
     let subject = outcome.subjects.iter().find(|s| {
         s.id.kind == r.kind
             && s.id.name == r.name
-            && r.namespace.as_ref().is_none_or(|ns| s.namespace.as_ref() == Some(ns))
-            && r.api_version.as_ref().is_none_or(|v| s.id.api_version() == *v)
+            && r.namespace
+                .as_ref()
+                .is_none_or(|ns| s.namespace.as_ref() == Some(ns))
+            && r.api_version
+                .as_ref()
+                .is_none_or(|v| s.id.api_version() == *v)
     });
     let Some(subject) = subject else {
         let held: Vec<String> = outcome
@@ -573,9 +576,7 @@ fn check_case(
     };
     let ok = match wanted {
         None => !errors,
-        Some(severity) => own
-            .iter()
-            .any(|d| d.severity == severity && names(d, case)),
+        Some(severity) => own.iter().any(|d| d.severity == severity && names(d, case)),
     };
     if !ok {
         let mut expectation = format!("expected {}", case.expect.name());
@@ -599,7 +600,10 @@ fn check_case(
             .find(|a| a.id == subject.id && a.origin == subject.origin)
             .and_then(|a| a.after.as_ref());
         let failure = match after {
-            None => Some(format!("expected {} as {file}, got no object", case.expect.name())),
+            None => Some(format!(
+                "expected {} as {file}, got no object",
+                case.expect.name()
+            )),
             Some(after) if after == expected => None,
             Some(after) => {
                 let mut differences = Vec::new();
@@ -625,7 +629,8 @@ fn check_case(
 /// Whether a diagnostic names the case's rule and message, when the case gives them.
 fn names(d: &Diagnostic, case: &Case) -> bool {
     let rule = case.rule.as_ref().is_none_or(|rule| {
-        d.rule.as_ref().is_some_and(|r| r.contains(rule.as_str())) || d.message.contains(rule.as_str())
+        d.rule.as_ref().is_some_and(|r| r.contains(rule.as_str()))
+            || d.message.contains(rule.as_str())
     });
     let message = case
         .message_contains
@@ -716,7 +721,10 @@ mod tests {
             problems: Vec::new(),
         };
         let xml = verdict.junit();
-        assert!(xml.contains("tests=\"2\" failures=\"1\" errors=\"0\""), "{xml}");
+        assert!(
+            xml.contains("tests=\"2\" failures=\"1\" errors=\"0\""),
+            "{xml}"
+        );
         assert!(xml.contains("&quot;&lt;x&gt;&quot;"), "{xml}");
         assert!(xml.contains(">warning: a &amp; b</failure>"), "{xml}");
         assert_eq!(verdict.exit_code(), 1);
