@@ -231,3 +231,47 @@ fn the_junit_report_has_a_test_case_per_case() {
         "{cases:?}"
     );
 }
+
+#[test]
+fn a_test_whose_run_fails_on_its_configuration_is_invalid() {
+    let (code, stdout, stderr) = kadmit_test(&["tests/fixtures/ktest/invalid/broken-policy"]);
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert!(
+        stderr.starts_with(
+            "error: Test broken [tests/fixtures/ktest/invalid/broken-policy/test.yaml]: \
+             the run failed on its input or configuration:\n    The ValidatingAdmissionPolicy \"broken\" is invalid"
+        ),
+        "{stderr}"
+    );
+    assert_eq!(stdout, "0 passed, 0 failed\n");
+}
+
+#[test]
+fn a_test_given_as_configuration_says_what_runs_it() {
+    Command::cargo_bin("kadmit")
+        .unwrap()
+        .current_dir(repo())
+        .args([
+            "transform",
+            "--config",
+            "examples/admission-policies/tests/policies.test.yaml",
+        ])
+        .write_stdin(std::fs::read(repo().join("examples/admission-policies/app.yaml")).unwrap())
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "unknown kind kadmit.dev/v1alpha1 Test (kadmit.dev kinds: PolicySet, Settings, Generator, AdmissionModule); a Test is run by `kadmit test`, not given as configuration",
+        ));
+}
+
+#[test]
+fn the_junit_report_may_go_to_stderr() {
+    let (code, stdout, stderr) = kadmit_test(&["examples/kubemod/tests", "--report", "-"]);
+    assert_eq!(code, 0);
+    assert!(stdout.ends_with("6 passed, 0 failed\n"));
+    let cases = read_junit(&stderr);
+    assert_eq!(cases.len(), 6);
+    assert!(cases
+        .iter()
+        .all(|(suite, _, failure)| suite == "kubemod" && failure.is_none()));
+}
