@@ -29,6 +29,7 @@ fn main() -> ExitCode {
             plugin_dirs,
         } => install(&dir, binary, &plugin_dirs),
         Invocation::Module(command) => cli::execute_module(command),
+        Invocation::Test { paths, report } => test(&paths, report.as_deref()),
         Invocation::Run {
             mut options,
             reports,
@@ -115,6 +116,37 @@ fn execute(
         return 2;
     }
     outcome.exit_code
+}
+
+/// `kadmit test`: the cases on stdout, invalid Tests on stderr, the JUnit report if asked.
+fn test(paths: &[std::path::PathBuf], report: Option<&std::path::Path>) -> i32 {
+    let verdict = run::suite::test(paths);
+    for problem in &verdict.problems {
+        eprintln!("error: {problem}");
+    }
+    if let Some(path) = report {
+        let xml = verdict.junit();
+        let written = if path.as_os_str() == "-" {
+            write!(std::io::stderr(), "{xml}")
+        } else {
+            std::fs::write(path, xml)
+        };
+        if let Err(e) = written {
+            eprintln!("error: cannot write report {}: {e}", path.display());
+            return 2;
+        }
+    }
+    let mut stdout = std::io::stdout().lock();
+    if let Err(e) = stdout
+        .write_all(verdict.text().as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("error: cannot write output: {e}");
+        }
+        return 2;
+    }
+    verdict.exit_code()
 }
 
 fn install(

@@ -23,6 +23,7 @@ Invocation:
   kadmit transform -f FILE|DIR [-R]   the stream from files (`-f -` for stdin), as kubectl -f
   kadmit generate  < virtual.yaml     generate, then admit, resources from virtual resources
   kadmit diff      < in.yaml          review: what admission changes, as a unified diff
+  kadmit test [DIR|FILE...]           run the policy test suites (kadmit.dev Test) found there
   <plugin> CONFIG_FILE [generate|transform] [flags]
                                       kustomize legacy exec plugin (see install-plugins)
   kadmit [transform|generate] < resourcelist.yaml
@@ -55,6 +56,9 @@ pub enum Command {
     /// Like transform, but write a unified diff of each resource admission changed (the
     /// rules named beside each hunk) and a summary, instead of the stream: a review aid.
     Diff(DiffArgs),
+    /// Run the policy test suites (kadmit.dev Test documents) under DIR or in FILE: each
+    /// Test's resources through its policies, then PASS or FAIL per case.
+    Test(TestArgs),
     /// Print the version.
     Version,
     /// Write the kustomize legacy plugin layout for every configuration kind kadmit reads.
@@ -178,6 +182,26 @@ pub struct RunArgs {
     /// A group admission modules see in `userInfo`; repeatable.
     #[arg(long = "group", value_name = "GROUP")]
     pub group: Vec<String>,
+}
+
+/// `kadmit test`: where the Tests are, and the report.
+#[derive(Debug, Clone, Args)]
+pub struct TestArgs {
+    /// Test files, or directories walked for *.yaml and *.yml files holding Tests.
+    #[arg(value_name = "DIR|FILE", default_value = ".")]
+    pub paths: Vec<PathBuf>,
+    /// Write a report of every case to FILE (`-` for stderr).
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
+    /// The format of the report: junit (JUnit XML, a test case per case).
+    #[arg(long, value_name = "FORMAT", value_enum, default_value = "junit")]
+    pub report_format: TestReportFormatArg,
+}
+
+/// `kadmit test --report-format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum TestReportFormatArg {
+    Junit,
 }
 
 /// `kadmit diff`: transform's flags and `--color`.
@@ -315,6 +339,11 @@ pub enum Invocation {
         plugin_dirs: Vec<PathBuf>,
     },
     Module(module::ModuleCommand),
+    /// `kadmit test`: the Tests' paths and the JUnit report's file.
+    Test {
+        paths: Vec<PathBuf>,
+        report: Option<PathBuf>,
+    },
     /// Print this text to stdout and exit with the code (help, clap errors).
     Exit {
         text: String,
@@ -327,6 +356,7 @@ const SUBCOMMANDS: &[&str] = &[
     "generate",
     "transform",
     "diff",
+    "test",
     "version",
     "install-plugins",
     "module",
@@ -376,7 +406,7 @@ pub fn detect(args: &[String], stdin_is_terminal: bool) -> Invocation {
     }
     Invocation::Exit {
         text: format!(
-            "kadmit: unknown subcommand {first:?}: the operation is not supported (expected generate, transform, diff, version, install-plugins or module)"
+            "kadmit: unknown subcommand {first:?}: the operation is not supported (expected generate, transform, diff, test, version, install-plugins or module)"
         ),
         to_stderr: true,
         code: EXIT_UNSUPPORTED,
@@ -400,6 +430,10 @@ fn parse(args: &[String], plugin_config: Option<PathBuf>) -> Invocation {
             Command::Diff(d) => with_reports(&matches, "diff", |reports| {
                 diff_invocation(d, reports, plugin_config)
             }),
+            Command::Test(t) => Invocation::Test {
+                paths: t.paths,
+                report: t.report,
+            },
             Command::Version => Invocation::Version,
             Command::InstallPlugins {
                 dir,

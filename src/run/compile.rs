@@ -160,8 +160,14 @@ fn check_kinds(
                     .filter(|k| k.group == id.group)
                     .map(|k| k.kind)
                     .collect();
+                // A test suite is no configuration: `kadmit test` runs it.
+                let hint = if id.kind == "Test" {
+                    "; a Test is run by `kadmit test`, not given as configuration"
+                } else {
+                    ""
+                };
                 diagnostics.push(report(format!(
-                    "unknown kind {}/{} {} (kadmit.dev kinds: {})",
+                    "unknown kind {}/{} {} (kadmit.dev kinds: {}){hint}",
                     id.group,
                     id.version,
                     id.kind,

@@ -6,6 +6,7 @@ mod compile;
 mod intake;
 pub mod report;
 mod strict;
+pub mod suite;
 
 use crate::core::config::{is_unsupported_family, unsupported_family};
 use crate::core::diagnostic::{exit_code, has_errors, Diagnostic};

@@ -56,7 +56,7 @@ macro_rules! kind_crd {
     };
 }
 
-static KIND_CRDS: [KindCrd; 10] = [
+static KIND_CRDS: [KindCrd; 11] = [
     kind_crd!(
         "api.kubemod.io",
         "ModRule",
@@ -103,6 +103,7 @@ static KIND_CRDS: [KindCrd; 10] = [
         "AdmissionModule",
         "kadmit/kadmit.dev_admissionmodules.yaml"
     ),
+    kind_crd!("kadmit.dev", "Test", "kadmit/kadmit.dev_tests.yaml"),
 ];
 
 impl KindCrd {

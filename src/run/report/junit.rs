@@ -148,7 +148,7 @@ fn problem_of(d: &Diagnostic) -> (&'static str, String, String) {
 }
 
 /// Character data: `&`, `<`, `>` escaped.
-fn text(s: &str) -> String {
+pub(crate) fn text(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
@@ -163,7 +163,7 @@ fn text(s: &str) -> String {
 
 /// An attribute value in double quotes: also `"`, `'`, and white space other than the
 /// space as character references (a parser would normalize them to spaces).
-fn attribute(s: &str) -> String {
+pub(crate) fn attribute(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {

@@ -12,6 +12,9 @@ mod markdown;
 mod openreports;
 mod sarif;
 
+/// XML escaping, shared with `kadmit test`'s JUnit (`run::suite`).
+pub(crate) use junit::{attribute as xml_attribute, text as xml_text};
+
 use super::{Outcome, Subject};
 use crate::core::diagnostic::{Category, Diagnostic, Severity};
 use crate::core::pipeline::Change;
