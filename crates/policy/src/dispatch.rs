@@ -12,6 +12,7 @@ use crate::compiled::{Binding, Policy};
 use crate::matching::{match_resources, Equivalents, Matched, Request};
 use crate::params::{collect_params, ParamSource};
 use serde_json::Value;
+use std::borrow::Cow;
 
 /// One step of the dispatch.
 #[derive(Debug)]
@@ -29,7 +30,7 @@ pub enum Step<'p, P> {
         policy: &'p P,
         binding: &'p Binding,
         matched: Matched,
-        params: Vec<Option<Value>>,
+        params: Vec<Option<Cow<'p, Value>>>,
     },
 }
 
@@ -61,7 +62,7 @@ pub fn plan<'p, P: Policy>(
     bindings: &'p [Binding],
     request: &Request,
     equivalents: &dyn Equivalents,
-    params: &dyn ParamSource,
+    params: &'p dyn ParamSource,
 ) -> Vec<Step<'p, P>> {
     let mut steps = Vec::new();
     if is_exempt(request) {

@@ -396,7 +396,7 @@ pub fn validate(
             } => {
                 let results: Vec<ValidateResult> = params
                     .iter()
-                    .map(|p| evaluate_invocation(policy, request, matched, p.as_ref()))
+                    .map(|p| evaluate_invocation(policy, request, matched, p.as_deref()))
                     .collect();
                 for result in results {
                     for (i, d) in result.decisions.iter().enumerate().filter(|(_, d)| d.deny) {

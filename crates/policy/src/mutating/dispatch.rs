@@ -320,7 +320,7 @@ fn dispatch(
         };
         let core = &policy.core;
         for param in &params {
-            let param = param.as_ref();
+            let param = param.as_deref();
             let fail = |error: InvocationError, errors: &mut Vec<MutatingError>| {
                 errors.extend(policy_error(
                     core,
