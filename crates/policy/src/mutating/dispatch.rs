@@ -49,7 +49,7 @@ use crate::matching::{Equivalents, Matched};
 use crate::mutating::json_patch;
 use crate::mutating::policy::{MutatingPolicy, Mutation, PatchType, ReinvocationPolicy};
 use crate::params::ParamSource;
-use crate::request::AdmissionRequest;
+use crate::request::{AdmissionRequest, RequestValues};
 use crate::validating::VALIDATION_BUDGET;
 use kadmit_jsonpatch::diff::changed_paths;
 use kadmit_schema::cel::expression::{EvalError, Invocation};
@@ -289,6 +289,7 @@ fn dispatch(
             context.params,
         )
     };
+    let mut values = RequestValues::new(context.request);
     let mut config_errors = Vec::new();
     let mut errors = Vec::new();
     let mut changes = Vec::new();
@@ -329,7 +330,7 @@ fn dispatch(
                     "Invalid",
                 ));
             };
-            match matches(policy, context, &matched, param, object) {
+            match matches(policy, &values, &matched, param, object) {
                 Ok(true) => {}
                 Ok(false) => continue,
                 Err(e) => {
@@ -347,7 +348,12 @@ fn dispatch(
                     // No object to patch (DELETE).
                     continue;
                 }
-                match apply_mutation(policy, mutation, context, &matched, param, object) {
+                let applied =
+                    apply_mutation(policy, mutation, context, &values, &matched, param, object);
+                if applied.is_ok() {
+                    values.object_changed();
+                }
+                match applied {
                     Ok(()) => dirty = true,
                     Err(e) if e.status.is_some() => {
                         internal = Some(MutatingError {
@@ -413,17 +419,10 @@ fn eval_error(e: EvalError, core: &PolicyCore) -> InvocationError {
     InvocationError::policy(detail)
 }
 
-/// The request as an invocation sees it, with `object` as its object.
-fn with_object<'a>(context: &MutationContext<'a>, object: &'a Value) -> AdmissionRequest<'a> {
-    let mut request = context.request.clone();
-    request.attributes.object = Some(object);
-    request
-}
-
 /// The invocation's matchConditions (§3): whether it applies, or the error under `Fail`.
 fn matches(
     policy: &MutatingPolicy,
-    context: &MutationContext,
+    values: &RequestValues,
     matched: &Matched,
     params: Option<&Value>,
     object: &Value,
@@ -431,7 +430,7 @@ fn matches(
     if policy.core.match_conditions.is_empty() {
         return Ok(true);
     }
-    let activation = with_object(context, object).activation(matched, params, Value::Null);
+    let activation = values.activation_on(object, matched, params, false);
     match conditions::evaluate(&policy.core, &activation) {
         ConditionsResult::Matches => Ok(true),
         ConditionsResult::NotMatched { .. } => Ok(false),
@@ -445,6 +444,7 @@ fn apply_mutation(
     policy: &MutatingPolicy,
     mutation: &Mutation,
     context: &MutationContext,
+    values: &RequestValues,
     matched: &Matched,
     params: Option<&Value>,
     object: &mut Value,
@@ -468,10 +468,7 @@ fn apply_mutation(
         .program
         .as_ref()
         .map_err(|e| InvocationError::policy(format!("compilation error: {e}")))?;
-    let activation = {
-        let request = with_object(context, object);
-        request.activation(matched, params, request.namespace_object())
-    };
+    let activation = values.activation_on(object, matched, params, true);
     let mut invocation = Invocation::new(&activation, &core.variables, VALIDATION_BUDGET);
     let patched = match mutation.patch_type {
         PatchType::ApplyConfiguration => {

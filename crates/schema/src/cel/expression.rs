@@ -52,13 +52,15 @@ use base64::Engine;
 use cel::common::ast::{
     operators, CallExpr, EntryExpr, Expr, IdedExpr, LiteralValue, MapExpr, SourceInfo,
 };
-use cel::common::types::{CelMap, CelMapKey};
-use cel::common::value::Val;
+use cel::common::types::{CelMap, CelMapKey, CelNull};
+use cel::common::value::{CowVal, Val};
+use cel::context::VariableResolver;
 use cel::objects::Key;
 use cel::{Context, Value as CelValue};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::Arc;
 
 /// The output type of an expression as far as kadmit's partial checker knows it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -255,11 +257,28 @@ pub struct CompiledExpression {
     mutation: bool,
 }
 
+/// A value bound to a name of an [`Activation`], converted to CEL once: cloning it shares
+/// the converted value, so the parts of an activation several invocations have in common
+/// (the object of a request) are converted once for all of them.
+#[derive(Debug, Clone)]
+pub struct ActivationValue(Arc<dyn Val>);
+
+impl ActivationValue {
+    /// `value` as CEL sees a value without a schema.
+    pub fn from_json(value: &Value) -> ActivationValue {
+        ActivationValue(Arc::from(untyped(value)))
+    }
+
+    pub fn null() -> ActivationValue {
+        ActivationValue(Arc::new(CelNull))
+    }
+}
+
 /// The values of the declared variables for one evaluation; a declared name without a
 /// value is null.
 #[derive(Debug, Clone, Default)]
 pub struct Activation {
-    values: HashMap<String, Value>,
+    values: Vec<(String, ActivationValue)>,
 }
 
 impl Activation {
@@ -267,13 +286,57 @@ impl Activation {
         Activation::default()
     }
 
-    pub fn with(mut self, name: impl Into<String>, value: Value) -> Self {
-        self.values.insert(name.into(), value);
+    pub fn with(self, name: impl Into<String>, value: Value) -> Self {
+        self.with_value(name, ActivationValue::from_json(&value))
+    }
+
+    /// Binds an already converted value.
+    pub fn with_value(mut self, name: impl Into<String>, value: ActivationValue) -> Self {
+        self.set(name.into(), value);
         self
     }
 
     pub fn insert(&mut self, name: impl Into<String>, value: Value) {
-        self.values.insert(name.into(), value);
+        self.set(name.into(), ActivationValue::from_json(&value));
+    }
+
+    fn set(&mut self, name: String, value: ActivationValue) {
+        match self.values.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, v)) => *v = value,
+            None => self.values.push((name, value)),
+        }
+    }
+
+    fn get(&self, name: &str) -> Option<&dyn Val> {
+        self.values
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.0.as_ref())
+    }
+}
+
+/// The variables of one evaluation as the CEL context resolves them: the declared names
+/// (without a dot) from the activation, null when it has no value; `variables` when bound.
+struct Resolver<'a> {
+    activation: &'a Activation,
+    names: &'a [String],
+    variables: Option<Box<dyn Val>>,
+}
+
+impl VariableResolver for Resolver<'_> {
+    fn resolve<'b>(&'b self, variable: &str) -> Option<CowVal<'b, 'b>> {
+        if variable == "variables" {
+            if let Some(v) = &self.variables {
+                return Some(CowVal::Borrowed(v.as_ref()));
+            }
+        }
+        if variable.contains('.') || !self.names.iter().any(|n| n == variable) {
+            return None;
+        }
+        Some(match self.activation.get(variable) {
+            Some(v) => CowVal::Borrowed(v),
+            None => CowVal::owned(CelNull),
+        })
     }
 }
 
@@ -619,21 +682,17 @@ impl CompiledExpression {
         budget: u64,
         convert: &dyn Fn(&CelValue) -> Result<T, EvalError>,
     ) -> (Result<T, EvalError>, u64) {
+        let resolver = Resolver {
+            activation,
+            names: &self.names,
+            variables,
+        };
         let mut context = Context::with_env(if self.mutation {
             env::mutation_env()
         } else {
             env::env()
         });
-        for name in &self.names {
-            if name.contains('.') {
-                continue;
-            }
-            let value = activation.values.get(name).unwrap_or(&Value::Null);
-            context.add_variable_as_val(name.clone(), untyped(value));
-        }
-        if let Some(v) = variables {
-            context.add_variable_as_val("variables", v);
-        }
+        context.set_variable_resolver(&resolver);
         let limit = PER_CALL_LIMIT.min(budget);
         let (result, spent) = cost::metered(limit, || {
             CelValue::resolve_val(&self.program.tree, &context)
