@@ -278,13 +278,12 @@ fn dispatch(
         state.require_reinvoking_previously_invoked();
     }
     let steps = {
-        let incoming = object.clone();
-        let mut request = context.request.clone();
-        request.attributes.object = Some(&incoming);
+        let mut attributes = context.request.attributes.clone();
+        attributes.object = Some(&*object);
         plan(
             policies,
             bindings,
-            &request.attributes,
+            &attributes,
             context.equivalents,
             context.params,
         )
@@ -342,7 +341,8 @@ fn dispatch(
             if reinvoking && !state.reinvoke.contains(&key) {
                 continue;
             }
-            let before = object.clone();
+            // The object before the invocation: the one its first applied mutation replaced.
+            let mut before: Option<Value> = None;
             for mutation in &policy.mutations {
                 if object.is_null() {
                     // No object to patch (DELETE).
@@ -350,11 +350,12 @@ fn dispatch(
                 }
                 let applied =
                     apply_mutation(policy, mutation, context, &values, &matched, param, object);
-                if applied.is_ok() {
-                    values.object_changed();
-                }
                 match applied {
-                    Ok(()) => dirty = true,
+                    Ok(previous) => {
+                        values.object_changed();
+                        dirty = true;
+                        before.get_or_insert(previous);
+                    }
                     Err(e) if e.status.is_some() => {
                         internal = Some(MutatingError {
                             policy: core.name.clone(),
@@ -369,7 +370,7 @@ fn dispatch(
                     Err(e) => fail(e, &mut errors),
                 }
             }
-            if *object != before {
+            if let Some(before) = before.filter(|before| before != object) {
                 let mut paths = Vec::new();
                 changed_paths(&mut String::new(), &before, object, &mut paths);
                 changes.push(Change {
@@ -439,7 +440,7 @@ fn matches(
 }
 
 /// One mutation on `object` (`dispatchOne`): the kind's schema, the expression with a
-/// fresh budget, the patch, the defaulter.
+/// fresh budget, the patch, the defaulter. Applied, it gives the object it replaced.
 fn apply_mutation(
     policy: &MutatingPolicy,
     mutation: &Mutation,
@@ -448,7 +449,7 @@ fn apply_mutation(
     matched: &Matched,
     params: Option<&Value>,
     object: &mut Value,
-) -> Result<(), InvocationError> {
+) -> Result<Value, InvocationError> {
     let core = &policy.core;
     let kind = &context.request.attributes.kind;
     let Some(schema) = context
@@ -488,11 +489,11 @@ fn apply_mutation(
                 .unwrap_or_else(|| object.clone())
         }
     };
-    *object = patched;
+    let previous = std::mem::replace(object, patched);
     if let Some(default) = context.defaulter {
         default(object);
     }
-    Ok(())
+    Ok(previous)
 }
 
 #[cfg(test)]
