@@ -225,15 +225,22 @@ impl<'r> RequestValues<'r> {
     }
 
     /// [`Self::activation`] with `object` as the request's object (the object being
-    /// mutated). Its conversion is kept until [`Self::object_changed`].
+    /// mutated). Its conversion is kept until [`Self::object_changed`]. `None` when the
+    /// expressions evaluated in the activation do not reference `object`
+    /// ([`CompiledExpression::references`]): it is then bound to null, unseen.
+    ///
+    /// [`CompiledExpression::references`]: kadmit_schema::cel::expression::CompiledExpression::references
     pub fn activation_on(
         &self,
-        object: &Value,
+        object: Option<&Value>,
         matched: &Matched,
         params: Option<&Value>,
         namespace_object: bool,
     ) -> Activation {
-        self.build(Some(object), matched, params, namespace_object)
+        match object {
+            Some(object) => self.build(Some(object), matched, params, namespace_object),
+            None => self.build_with(ActivationValue::null(), matched, params, namespace_object),
+        }
     }
 
     fn build(
@@ -243,8 +250,21 @@ impl<'r> RequestValues<'r> {
         params: Option<&Value>,
         namespace_object: bool,
     ) -> Activation {
+        let object = self
+            .object
+            .get_or_init(|| self.object_value(object))
+            .clone();
+        self.build_with(object, matched, params, namespace_object)
+    }
+
+    fn build_with(
+        &self,
+        object: ActivationValue,
+        matched: &Matched,
+        params: Option<&Value>,
+        namespace_object: bool,
+    ) -> Activation {
         let request = self.request;
-        let object = self.object.get_or_init(|| self.object_value(object));
         let old_object = self
             .old_object
             .get_or_init(|| match request.attributes.old_object {
@@ -270,7 +290,7 @@ impl<'r> RequestValues<'r> {
             ActivationValue::null()
         };
         Activation::new()
-            .with_value("object", object.clone())
+            .with_value("object", object)
             .with_value("oldObject", old_object.clone())
             .with_value("request", request_value)
             .with_value(

@@ -420,6 +420,14 @@ fn eval_error(e: EvalError, core: &PolicyCore) -> InvocationError {
     InvocationError::policy(detail)
 }
 
+/// Whether `expression` reads `object` (one that did not compile reads nothing).
+fn references_object(expression: &crate::compiled::Expr) -> bool {
+    expression
+        .program
+        .as_ref()
+        .is_ok_and(|p| p.references("object"))
+}
+
 /// The invocation's matchConditions (§3): whether it applies, or the error under `Fail`.
 fn matches(
     policy: &MutatingPolicy,
@@ -431,7 +439,12 @@ fn matches(
     if policy.core.match_conditions.is_empty() {
         return Ok(true);
     }
-    let activation = values.activation_on(object, matched, params, false);
+    let used = policy
+        .core
+        .match_conditions
+        .iter()
+        .any(|c| references_object(&c.expression));
+    let activation = values.activation_on(used.then_some(object), matched, params, false);
     match conditions::evaluate(&policy.core, &activation) {
         ConditionsResult::Matches => Ok(true),
         ConditionsResult::NotMatched { .. } => Ok(false),
@@ -469,7 +482,11 @@ fn apply_mutation(
         .program
         .as_ref()
         .map_err(|e| InvocationError::policy(format!("compilation error: {e}")))?;
-    let activation = values.activation_on(object, matched, params, true);
+    // The object is converted for CEL only when the mutation or a variable reads it (an
+    // ApplyConfiguration of literals does not).
+    let used =
+        program.references("object") || core.variables.iter().any(|(_, v)| v.references("object"));
+    let activation = values.activation_on(used.then_some(&*object), matched, params, true);
     let mut invocation = Invocation::new(&activation, &core.variables, VALIDATION_BUDGET);
     let patched = match mutation.patch_type {
         PatchType::ApplyConfiguration => {

@@ -255,6 +255,8 @@ pub struct CompiledExpression {
     all_variables: bool,
     /// Compiled with the MAP types (runs in their environment).
     mutation: bool,
+    /// Every identifier the program reads (variables, comprehension variables, names).
+    idents: Vec<String>,
 }
 
 /// A value bound to a name of an [`Activation`], converted to CEL once: cloning it shares
@@ -387,8 +389,11 @@ pub fn compile(
     if declarations.mutation {
         mutation::rewrite_structs(&mut program.tree, &mut next_id);
     }
+    let mut idents = Vec::new();
+    collect_idents(&program.tree, &mut idents);
     Ok(CompiledExpression {
         source: source.to_owned(),
+        idents,
         program,
         output,
         names: declarations.names.clone(),
@@ -396,6 +401,59 @@ pub fn compile(
         all_variables: checker.all_variables,
         mutation: declarations.mutation,
     })
+}
+
+/// The identifiers of `expr`, each once.
+fn collect_idents(expr: &IdedExpr, out: &mut Vec<String>) {
+    match &expr.expr {
+        Expr::Ident(name) => {
+            if !out.contains(name) {
+                out.push(name.clone());
+            }
+        }
+        Expr::Call(call) => {
+            if let Some(t) = call.target.as_deref() {
+                collect_idents(t, out);
+            }
+            call.args.iter().for_each(|a| collect_idents(a, out));
+        }
+        Expr::Comprehension(c) => {
+            for e in [
+                &c.iter_range,
+                &c.accu_init,
+                &c.loop_cond,
+                &c.loop_step,
+                &c.result,
+            ] {
+                collect_idents(e, out);
+            }
+        }
+        Expr::List(list) => list.elements.iter().for_each(|e| collect_idents(e, out)),
+        Expr::Map(map) => {
+            for entry in map.entries.iter() {
+                match &entry.expr {
+                    EntryExpr::MapEntry(e) => {
+                        collect_idents(&e.key, out);
+                        collect_idents(&e.value, out);
+                    }
+                    EntryExpr::StructField(f) => collect_idents(&f.value, out),
+                }
+            }
+        }
+        Expr::Struct(s) => {
+            for entry in s.entries.iter() {
+                match &entry.expr {
+                    EntryExpr::MapEntry(e) => {
+                        collect_idents(&e.key, out);
+                        collect_idents(&e.value, out);
+                    }
+                    EntryExpr::StructField(f) => collect_idents(&f.value, out),
+                }
+            }
+        }
+        Expr::Select(select) => collect_idents(&select.operand, out),
+        Expr::Literal(_) | Expr::Unspecified => {}
+    }
 }
 
 fn is_cel_namespace(target: Option<&IdedExpr>) -> bool {
@@ -651,6 +709,12 @@ impl CompiledExpression {
                 format!("must evaluate to one of [{}]", names.join(" "))
             }
         })
+    }
+
+    /// Whether the program reads the identifier `name` (a declared variable such as
+    /// `object`): when it does not, the value bound to the name is never looked at.
+    pub fn references(&self, name: &str) -> bool {
+        self.idents.iter().any(|i| i == name)
     }
 
     /// The `variables.<name>` the expression references.
