@@ -16,7 +16,7 @@ use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::core::kinds::{KindTable, Scope};
 use crate::core::resource::Resource;
 use serde_json::Value;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// The admission operation kadmit pretends to perform (`--operation`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,9 +46,78 @@ pub struct Context {
     pub default_namespace: String,
     pub operation: Operation,
     /// Objects of the kinds stages look up ([`Pipeline::lookup_kinds`]: the params of
-    /// admission policies), from `--config` and the stream, by (group, kind), in input
-    /// order.
-    pub objects: BTreeMap<(String, String), Vec<Value>>,
+    /// admission policies), from `--config` and the stream, by (group, kind).
+    pub objects: BTreeMap<(String, String), Objects>,
+}
+
+/// The objects of one kind, in input order, indexed by name and by namespace.
+#[derive(Debug, Default)]
+pub struct Objects {
+    all: Vec<Value>,
+    /// Positions in `all`, ascending, by `metadata.name`.
+    by_name: HashMap<String, Vec<usize>>,
+    /// Positions in `all`, ascending, by `metadata.namespace` (`""` when none).
+    by_namespace: HashMap<String, Vec<usize>>,
+}
+
+fn metadata_str<'a>(object: &'a Value, key: &str) -> &'a str {
+    object["metadata"]
+        .get(key)
+        .and_then(Value::as_str)
+        .unwrap_or("")
+}
+
+impl Objects {
+    pub fn new(all: Vec<Value>) -> Objects {
+        let mut by_name: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut by_namespace: HashMap<String, Vec<usize>> = HashMap::new();
+        for (i, object) in all.iter().enumerate() {
+            let name = metadata_str(object, "name");
+            let namespace = metadata_str(object, "namespace");
+            by_name.entry(name.to_owned()).or_default().push(i);
+            by_namespace
+                .entry(namespace.to_owned())
+                .or_default()
+                .push(i);
+        }
+        Objects {
+            all,
+            by_name,
+            by_namespace,
+        }
+    }
+
+    /// The first object named `name` (in `namespace` when given) that `keep` keeps, in
+    /// input order.
+    pub fn named(
+        &self,
+        namespace: Option<&str>,
+        name: &str,
+        keep: impl Fn(&Value) -> bool,
+    ) -> Option<&Value> {
+        self.by_name
+            .get(name)?
+            .iter()
+            .map(|&i| &self.all[i])
+            .find(|o| namespace.is_none_or(|ns| metadata_str(o, "namespace") == ns) && keep(o))
+    }
+
+    /// The objects in `namespace` (all when `None`), in input order.
+    pub fn in_namespace<'a>(
+        &'a self,
+        namespace: Option<&str>,
+    ) -> Box<dyn Iterator<Item = &'a Value> + 'a> {
+        match namespace {
+            None => Box::new(self.all.iter()),
+            Some(ns) => Box::new(
+                self.by_namespace
+                    .get(ns)
+                    .into_iter()
+                    .flatten()
+                    .map(|&i| &self.all[i]),
+            ),
+        }
+    }
 }
 
 impl Context {

@@ -11,7 +11,7 @@ pub mod suite;
 use crate::core::config::{is_unsupported_family, unsupported_family};
 use crate::core::diagnostic::{exit_code, has_errors, Diagnostic};
 
-use crate::core::pipeline::{Change, Context, Operation, Unmatched};
+use crate::core::pipeline::{Change, Context, Objects, Operation, Unmatched};
 use crate::core::resource::{Identity, Origin};
 use crate::engines::generator::discovery::{plugin_roots, Catalog};
 use crate::io::encode::{Encoder, Format};
@@ -327,7 +327,11 @@ fn run_input(options: Options, stdin: Cow<'_, [u8]>) -> Outcome {
         namespaces: std::mem::take(&mut intake.namespaces),
         default_namespace: options.namespace.clone(),
         operation: options.operation,
-        objects: intake.objects_of(&pipeline.lookup_kinds),
+        objects: intake
+            .objects_of(&pipeline.lookup_kinds)
+            .into_iter()
+            .map(|(key, objects)| (key, Objects::new(objects)))
+            .collect(),
     };
 
     let mut admitter = Admitter {

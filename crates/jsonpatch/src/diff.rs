@@ -10,9 +10,14 @@ pub fn changed_paths(at: &mut String, before: &Value, after: &Value, out: &mut V
     match (before, after) {
         (Value::Object(a), Value::Object(b)) => {
             for (key, new) in b {
+                let old = a.get(key);
+                if old == Some(new) {
+                    // Unchanged: nothing to name below.
+                    continue;
+                }
                 let len = at.len();
                 push_token(at, key);
-                match a.get(key) {
+                match old {
                     Some(old) => changed_paths(at, old, new, out),
                     None => out.push(at.clone()),
                 }
@@ -27,6 +32,9 @@ pub fn changed_paths(at: &mut String, before: &Value, after: &Value, out: &mut V
         }
         (Value::Array(a), Value::Array(b)) if a.len() == b.len() => {
             for (i, (old, new)) in a.iter().zip(b).enumerate() {
+                if old == new {
+                    continue;
+                }
                 let len = at.len();
                 push_index(at, i);
                 changed_paths(at, old, new, out);

@@ -20,6 +20,7 @@
 //! [`ValidatingPolicy`] adds validations and audit annotations. [`Binding`] decodes both
 //! binding kinds (`validationActions` is empty for a MAP binding).
 
+use crate::matching::{Equivalents, MatchResources, Matched, Request};
 use kadmit_schema::cel::expression::{
     compile, CompiledExpression, Declarations, EvalError, Invocation, ResultType, VariablesDecl,
 };
@@ -155,6 +156,8 @@ pub struct PolicyCore {
     pub name: String,
     /// `spec.matchConstraints` as written (`null` when absent; it then matches nothing).
     pub match_constraints: Value,
+    /// `match_constraints` decoded with the API defaults.
+    pub matcher: Matcher,
     pub param_kind: Option<ParamKind>,
     pub failure_policy: FailurePolicy,
     pub match_conditions: Vec<MatchCondition>,
@@ -240,9 +243,11 @@ impl PolicyCore {
         }
         let scope = env(params, true).with_variables(VariablesDecl::Fields(declared.clone()));
         let message_scope = env(params, false).with_variables(VariablesDecl::Fields(declared));
+        let match_constraints = spec.get("matchConstraints").cloned().unwrap_or(Value::Null);
         PolicyCore {
             name,
-            match_constraints: spec.get("matchConstraints").cloned().unwrap_or(Value::Null),
+            matcher: Matcher::new(&match_constraints),
+            match_constraints,
             param_kind,
             failure_policy: FailurePolicy::from_spec(spec),
             match_conditions,
@@ -345,6 +350,37 @@ pub struct ParamRef {
     pub parameter_not_found_action: String,
 }
 
+/// A `MatchResources` object decoded once, when its policy or binding is compiled
+/// ([`MatchResources::from_value`]): the matcher, or the error every match reports.
+#[derive(Debug, Clone)]
+pub struct Matcher(Result<MatchResources, String>);
+
+impl Matcher {
+    pub fn new(value: &Value) -> Matcher {
+        Matcher(MatchResources::from_value(value))
+    }
+
+    /// `Matcher.Matches` ([`crate::matching::match_resources`]).
+    pub fn matches(
+        &self,
+        request: &Request,
+        equivalents: &dyn Equivalents,
+    ) -> Result<Option<Matched>, String> {
+        match &self.0 {
+            Ok(resources) => resources.matches(request, equivalents),
+            Err(e) => Err(e.clone()),
+        }
+    }
+}
+
+/// Two matchers decoded from equal objects are equal: a [`Binding`] compares by what it
+/// was decoded from.
+impl PartialEq for Matcher {
+    fn eq(&self, _: &Matcher) -> bool {
+        true
+    }
+}
+
 /// A ValidatingAdmissionPolicyBinding or MutatingAdmissionPolicyBinding.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Binding {
@@ -353,6 +389,8 @@ pub struct Binding {
     pub param_ref: Option<ParamRef>,
     /// `spec.matchResources` as written, when set.
     pub match_resources: Option<Value>,
+    /// `match_resources` decoded with the API defaults.
+    pub matcher: Option<Matcher>,
     /// `Deny`, `Warn`, `Audit` in the binding's order (empty for a MAP binding).
     pub validation_actions: Vec<String>,
 }
@@ -373,11 +411,13 @@ impl Binding {
                     .unwrap_or("Deny")
                     .to_owned(),
             });
+        let match_resources = spec.get("matchResources").filter(|m| !m.is_null()).cloned();
         Binding {
             name: str_at(&object["metadata"], "name").to_owned(),
             policy_name: str_at(spec, "policyName").to_owned(),
             param_ref,
-            match_resources: spec.get("matchResources").filter(|m| !m.is_null()).cloned(),
+            matcher: match_resources.as_ref().map(Matcher::new),
+            match_resources,
             validation_actions: list_at(spec, "validationActions")
                 .iter()
                 .filter_map(Value::as_str)

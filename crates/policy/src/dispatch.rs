@@ -9,9 +9,10 @@
 //! binding, and a binding whose policy is absent, do nothing.
 
 use crate::compiled::{Binding, Policy};
-use crate::matching::{match_resources, Equivalents, Matched, Request};
+use crate::matching::{Equivalents, Matched, Request};
 use crate::params::{collect_params, ParamSource};
 use serde_json::Value;
+use std::borrow::Cow;
 
 /// One step of the dispatch.
 #[derive(Debug)]
@@ -29,7 +30,7 @@ pub enum Step<'p, P> {
         policy: &'p P,
         binding: &'p Binding,
         matched: Matched,
-        params: Vec<Option<Value>>,
+        params: Vec<Option<Cow<'p, Value>>>,
     },
 }
 
@@ -61,7 +62,7 @@ pub fn plan<'p, P: Policy>(
     bindings: &'p [Binding],
     request: &Request,
     equivalents: &dyn Equivalents,
-    params: &dyn ParamSource,
+    params: &'p dyn ParamSource,
 ) -> Vec<Step<'p, P>> {
     let mut steps = Vec::new();
     if is_exempt(request) {
@@ -81,7 +82,7 @@ pub fn plan<'p, P: Policy>(
         if own.is_empty() {
             continue;
         }
-        let matched = match match_resources(&core.match_constraints, request, equivalents) {
+        let matched = match core.matcher.matches(request, equivalents) {
             Err(e) => {
                 steps.push(Step::ConfigError {
                     policy,
@@ -94,8 +95,8 @@ pub fn plan<'p, P: Policy>(
             Ok(Some(m)) => m,
         };
         for binding in own {
-            if let Some(resources) = &binding.match_resources {
-                match match_resources(resources, request, equivalents) {
+            if let Some(matcher) = &binding.matcher {
+                match matcher.matches(request, equivalents) {
                     Err(e) => {
                         steps.push(Step::ConfigError {
                             policy,

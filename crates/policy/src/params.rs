@@ -5,6 +5,7 @@
 use crate::compiled::{Binding, ParamKind, PolicyCore};
 use kadmit_match::selector::{labels_of, Selector};
 use serde_json::Value;
+use std::borrow::Cow;
 
 /// Whether a param kind's objects live in namespaces.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,6 +20,31 @@ pub trait ParamSource {
     fn scope(&self, api_version: &str, kind: &str) -> Option<ParamScope>;
     /// Every object of the kind (any namespace, any order).
     fn objects(&self, api_version: &str, kind: &str) -> Vec<&Value>;
+
+    /// The first object of the kind (in the order of [`Self::objects`]) named `name`, in
+    /// `namespace` (any namespace when `None`). A source with many objects answers this
+    /// from an index; the default scans [`Self::objects`].
+    fn named(
+        &self,
+        api_version: &str,
+        kind: &str,
+        namespace: Option<&str>,
+        name: &str,
+    ) -> Option<&Value> {
+        self.objects(api_version, kind).into_iter().find(|o| {
+            namespace.is_none_or(|ns| meta(o, "namespace") == ns) && meta(o, "name") == name
+        })
+    }
+
+    /// The objects of the kind in `namespace` (all when `None`), in the order of
+    /// [`Self::objects`]. The default filters [`Self::objects`].
+    fn in_namespace(&self, api_version: &str, kind: &str, namespace: Option<&str>) -> Vec<&Value> {
+        let mut objects = self.objects(api_version, kind);
+        if let Some(ns) = namespace {
+            objects.retain(|o| meta(o, "namespace") == ns);
+        }
+        objects
+    }
 }
 
 /// A configuration error (`failed to configure binding: <this>`).
@@ -42,25 +68,24 @@ fn meta<'a>(object: &'a Value, key: &str) -> &'a str {
 
 /// The param as the policy sees it: a native object without `apiVersion`/`kind` gets the
 /// `paramKind`'s, so `params.kind == "ConfigMap"` holds.
-fn typed(object: &Value, kind: &ParamKind) -> Value {
-    let mut object = object.clone();
-    if let Some(map) = object.as_object_mut() {
-        if map
-            .get("apiVersion")
+/// Borrowed when the object has both already.
+fn typed<'s>(object: &'s Value, kind: &ParamKind) -> Cow<'s, Value> {
+    let empty = |key: &str| {
+        object
+            .get(key)
             .and_then(Value::as_str)
             .unwrap_or("")
             .is_empty()
-            || map
-                .get("kind")
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .is_empty()
-        {
-            map.insert("apiVersion".into(), Value::from(kind.api_version.as_str()));
-            map.insert("kind".into(), Value::from(kind.kind.as_str()));
-        }
+    };
+    if !object.is_object() || !(empty("apiVersion") || empty("kind")) {
+        return Cow::Borrowed(object);
     }
-    object
+    let mut object = object.clone();
+    if let Some(map) = object.as_object_mut() {
+        map.insert("apiVersion".into(), Value::from(kind.api_version.as_str()));
+        map.insert("kind".into(), Value::from(kind.kind.as_str()));
+    }
+    Cow::Owned(object)
 }
 
 /// `CollectParams`: one entry per invocation. `[None]` when the policy has no `paramKind`
@@ -68,12 +93,12 @@ fn typed(object: &Value, kind: &ParamKind) -> Value {
 /// (selector matches ordered by namespace, then name); empty when nothing was found and
 /// `parameterNotFoundAction` is `Allow`. `request_namespace` is `request.namespace` (empty
 /// for cluster-scoped requests, Namespace objects included).
-pub fn collect_params(
+pub fn collect_params<'s>(
     policy: &PolicyCore,
     binding: &Binding,
     request_namespace: &str,
-    source: &dyn ParamSource,
-) -> Result<Vec<Option<Value>>, ConfigError> {
+    source: &'s dyn ParamSource,
+) -> Result<Vec<Option<Cow<'s, Value>>>, ConfigError> {
     let err = |s: &str| Err(ConfigError(s.to_owned()));
     let (Some(kind), Some(param_ref)) = (&policy.param_kind, &binding.param_ref) else {
         return Ok(vec![None]);
@@ -95,23 +120,19 @@ pub fn collect_params(
         }
         ParamScope::Cluster => None,
     };
-    let candidates = source
-        .objects(&kind.api_version, &kind.kind)
-        .into_iter()
-        .filter(|o| namespace.is_none_or(|ns| meta(o, "namespace") == ns));
     let mut found: Vec<&Value> = if !param_ref.name.is_empty() {
         if param_ref.selector.is_some() {
             return err("paramRef.name and paramRef.selector are mutually exclusive");
         }
-        candidates
-            .filter(|o| meta(o, "name") == param_ref.name)
-            .take(1)
+        source
+            .named(&kind.api_version, &kind.kind, namespace, &param_ref.name)
+            .into_iter()
             .collect()
     } else if let Some(selector) = &param_ref.selector {
         let selector = Selector::parse(selector).map_err(ConfigError)?;
+        let mut candidates = source.in_namespace(&kind.api_version, &kind.kind, namespace);
+        candidates.retain(|o| selector.matches(labels_of(o)));
         candidates
-            .filter(|o| selector.matches(labels_of(o)))
-            .collect()
     } else {
         return err("one of name or selector must be provided");
     };
@@ -172,7 +193,7 @@ mod tests {
         ])
     }
 
-    fn names(r: &[Option<Value>]) -> Vec<String> {
+    fn names(r: &[Option<Cow<Value>>]) -> Vec<String> {
         r.iter()
             .map(|p| {
                 let p = p.as_ref().unwrap();
@@ -183,11 +204,12 @@ mod tests {
 
     #[test]
     fn selector_all_in_request_namespace_sorted_and_typed() {
+        let s = source();
         let r = collect_params(
             &policy("ConfigMap", "v1"),
             &binding(json!({"selector": {}})),
             "ns",
-            &source(),
+            &s,
         )
         .unwrap();
         assert_eq!(names(&r), ["ns/a", "ns/b"]);
@@ -198,7 +220,7 @@ mod tests {
     fn errors_of_section_4() {
         let s = source();
         let cm = policy("ConfigMap", "v1");
-        let e = |r: Result<Vec<Option<Value>>, ConfigError>| r.unwrap_err().0;
+        let e = |r: Result<Vec<Option<Cow<Value>>>, ConfigError>| r.unwrap_err().0;
         assert_eq!(
             e(collect_params(&cm, &binding(json!({"name": "a"})), "", &s)),
             "cannot use namespaced paramRef in policy binding that matches cluster-scoped resources"

@@ -9,8 +9,9 @@
 //! `failurePolicy` like any runtime error.
 
 use crate::matching::{Matched, Request};
-use kadmit_schema::cel::expression::Activation;
+use kadmit_schema::cel::expression::{Activation, ActivationValue};
 use serde_json::{json, Map, Value};
+use std::cell::OnceCell;
 
 /// `authenticationv1.UserInfo`.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -144,6 +145,7 @@ impl AdmissionRequest<'_> {
     }
 
     /// `oldObject` as CEL sees it: null on CREATE whatever the caller passed.
+    #[cfg(test)]
     fn old_object_value(&self) -> Value {
         if self.attributes.operation == "CREATE" {
             return Value::Null;
@@ -151,29 +153,152 @@ impl AdmissionRequest<'_> {
         self.attributes.old_object.cloned().unwrap_or(Value::Null)
     }
 
-    /// `object`: null on DELETE.
-    fn object_value(&self) -> Value {
-        if self.attributes.operation == "DELETE" {
-            return Value::Null;
-        }
-        self.attributes.object.cloned().unwrap_or(Value::Null)
-    }
-
     /// The activation of one invocation. `namespace_object` is [`Self::namespace_object`]
     /// for validations and mutations, null for matchConditions (the matcher passes none).
+    /// A request with several invocations shares their common parts through
+    /// [`RequestValues`].
     pub fn activation(
         &self,
         matched: &Matched,
         params: Option<&Value>,
         namespace_object: Value,
     ) -> Activation {
-        Activation::new()
-            .with("object", self.object_value())
-            .with("oldObject", self.old_object_value())
-            .with("request", self.request_value(matched))
-            .with("params", params.cloned().unwrap_or(Value::Null))
+        RequestValues::new(self)
+            .activation(matched, params, false)
             .with("namespaceObject", namespace_object)
-            .with("authorizer", Value::Null)
+    }
+}
+
+/// The values of a request's activations that all its invocations share, each converted
+/// to CEL once, when first used: `object`, `oldObject`, `namespaceObject`, and `request`
+/// for invocations matched as the request's own kind and resource.
+pub struct RequestValues<'r> {
+    request: &'r AdmissionRequest<'r>,
+    object: OnceCell<ActivationValue>,
+    old_object: OnceCell<ActivationValue>,
+    namespace_object: OnceCell<ActivationValue>,
+    own_request: OnceCell<ActivationValue>,
+}
+
+impl<'r> RequestValues<'r> {
+    pub fn new(request: &'r AdmissionRequest<'r>) -> RequestValues<'r> {
+        RequestValues {
+            request,
+            object: OnceCell::new(),
+            old_object: OnceCell::new(),
+            namespace_object: OnceCell::new(),
+            own_request: OnceCell::new(),
+        }
+    }
+
+    /// Forgets the converted `object`: the object passed to [`Self::activation_on`]
+    /// changed.
+    pub fn object_changed(&mut self) {
+        self.object = OnceCell::new();
+    }
+
+    /// `object`: null on DELETE.
+    fn object_value(&self, object: Option<&Value>) -> ActivationValue {
+        match object {
+            Some(o) if self.request.attributes.operation != "DELETE" => {
+                ActivationValue::from_json(o)
+            }
+            _ => ActivationValue::null(),
+        }
+    }
+
+    /// The activation of one invocation: `namespaceObject` is the request's
+    /// ([`AdmissionRequest::namespace_object`]) with `namespace_object`, as for validations
+    /// and mutations; null without, as for matchConditions (the matcher passes none).
+    pub fn activation(
+        &self,
+        matched: &Matched,
+        params: Option<&Value>,
+        namespace_object: bool,
+    ) -> Activation {
+        self.build(
+            self.request.attributes.object,
+            matched,
+            params,
+            namespace_object,
+        )
+    }
+
+    /// [`Self::activation`] with `object` as the request's object (the object being
+    /// mutated). Its conversion is kept until [`Self::object_changed`]. `None` when the
+    /// expressions evaluated in the activation do not reference `object`
+    /// ([`CompiledExpression::references`]): it is then bound to null, unseen.
+    ///
+    /// [`CompiledExpression::references`]: kadmit_schema::cel::expression::CompiledExpression::references
+    pub fn activation_on(
+        &self,
+        object: Option<&Value>,
+        matched: &Matched,
+        params: Option<&Value>,
+        namespace_object: bool,
+    ) -> Activation {
+        match object {
+            Some(object) => self.build(Some(object), matched, params, namespace_object),
+            None => self.build_with(ActivationValue::null(), matched, params, namespace_object),
+        }
+    }
+
+    fn build(
+        &self,
+        object: Option<&Value>,
+        matched: &Matched,
+        params: Option<&Value>,
+        namespace_object: bool,
+    ) -> Activation {
+        let object = self
+            .object
+            .get_or_init(|| self.object_value(object))
+            .clone();
+        self.build_with(object, matched, params, namespace_object)
+    }
+
+    fn build_with(
+        &self,
+        object: ActivationValue,
+        matched: &Matched,
+        params: Option<&Value>,
+        namespace_object: bool,
+    ) -> Activation {
+        let request = self.request;
+        let old_object = self
+            .old_object
+            .get_or_init(|| match request.attributes.old_object {
+                Some(o) if request.attributes.operation != "CREATE" => {
+                    ActivationValue::from_json(o)
+                }
+                _ => ActivationValue::null(),
+            });
+        let own = matched.kind == request.attributes.kind
+            && matched.resource == request.attributes.resource;
+        let request_value = if own {
+            self.own_request
+                .get_or_init(|| ActivationValue::from_json(&request.request_value(matched)))
+                .clone()
+        } else {
+            ActivationValue::from_json(&request.request_value(matched))
+        };
+        let namespace_object = if namespace_object {
+            self.namespace_object
+                .get_or_init(|| ActivationValue::from_json(&request.namespace_object()))
+                .clone()
+        } else {
+            ActivationValue::null()
+        };
+        Activation::new()
+            .with_value("object", object)
+            .with_value("oldObject", old_object.clone())
+            .with_value("request", request_value)
+            .with_value(
+                "params",
+                params.map_or_else(ActivationValue::null, ActivationValue::from_json),
+            )
+            .with_value("namespaceObject", namespace_object)
+            .with_value("authorizer", ActivationValue::null())
     }
 }
 

@@ -26,7 +26,7 @@ use crate::conditions::{self, ConditionsResult};
 use crate::dispatch::{plan, Step};
 use crate::matching::{Equivalents, Matched};
 use crate::params::ParamSource;
-use crate::request::AdmissionRequest;
+use crate::request::{AdmissionRequest, RequestValues};
 use kadmit_schema::cel::expression::Invocation;
 /// `RuntimeCELCostBudget`: validations, messageExpressions and variables of one invocation.
 pub use kadmit_schema::cel::VALIDATION_BUDGET;
@@ -160,15 +160,27 @@ pub fn evaluate_invocation(
     matched: &Matched,
     params: Option<&Value>,
 ) -> ValidateResult {
+    evaluate_in(policy, &RequestValues::new(request), matched, params)
+}
+
+/// [`evaluate_invocation`] with the request's shared values.
+fn evaluate_in(
+    policy: &ValidatingPolicy,
+    values: &RequestValues,
+    matched: &Matched,
+    params: Option<&Value>,
+) -> ValidateResult {
     let core = &policy.core;
     let failure = &core.failure_policy;
-    let conditions_activation = request.activation(matched, params, Value::Null);
-    match conditions::evaluate(core, &conditions_activation) {
-        ConditionsResult::Matches => {}
-        ConditionsResult::NotMatched { .. } => return ValidateResult::default(),
-        ConditionsResult::Error(e) => return single(failure, e),
+    if !core.match_conditions.is_empty() {
+        let conditions_activation = values.activation(matched, params, false);
+        match conditions::evaluate(core, &conditions_activation) {
+            ConditionsResult::Matches => {}
+            ConditionsResult::NotMatched { .. } => return ValidateResult::default(),
+            ConditionsResult::Error(e) => return single(failure, e),
+        }
     }
-    let activation = request.activation(matched, params, request.namespace_object());
+    let activation = values.activation(matched, params, true);
 
     // Validations, one budget with the variables.
     let mut invocation = Invocation::new(&activation, &core.variables, VALIDATION_BUDGET);
@@ -358,6 +370,7 @@ pub fn validate(
         outcome: &mut outcome,
     };
     let steps = plan(policies, bindings, &request.attributes, equivalents, params);
+    let values = RequestValues::new(request);
     // The audit annotations of the current policy: key and distinct values.
     let mut current: Option<&str> = None;
     let mut collected: Vec<(String, Vec<String>)> = Vec::new();
@@ -396,7 +409,7 @@ pub fn validate(
             } => {
                 let results: Vec<ValidateResult> = params
                     .iter()
-                    .map(|p| evaluate_invocation(policy, request, matched, p.as_ref()))
+                    .map(|p| evaluate_in(policy, &values, matched, p.as_deref()))
                     .collect();
                 for result in results {
                     for (i, d) in result.decisions.iter().enumerate().filter(|(_, d)| d.deny) {

@@ -5,7 +5,7 @@
 
 use super::Settings;
 use crate::core::kinds::Scope;
-use crate::core::pipeline::{Context, Operation};
+use crate::core::pipeline::{Context, Objects, Operation};
 use crate::core::resource::Resource;
 use kadmit_match::Gvk;
 use kadmit_policy::matching::{Gvr, Request, Table};
@@ -127,13 +127,39 @@ impl ParamSource for Params<'_> {
     }
 
     fn objects(&self, api_version: &str, kind: &str) -> Vec<&Value> {
-        let key = (group_of(api_version).to_owned(), kind.to_owned());
-        self.cx
-            .objects
-            .get(&key)
+        self.in_namespace(api_version, kind, None)
+    }
+
+    fn named(
+        &self,
+        api_version: &str,
+        kind: &str,
+        namespace: Option<&str>,
+        name: &str,
+    ) -> Option<&Value> {
+        self.of_kind(api_version, kind)?
+            .named(namespace, name, |o| {
+                o["apiVersion"].as_str() == Some(api_version)
+            })
+    }
+
+    fn in_namespace(&self, api_version: &str, kind: &str, namespace: Option<&str>) -> Vec<&Value> {
+        self.of_kind(api_version, kind)
             .into_iter()
-            .flatten()
+            .flat_map(|objects| objects.in_namespace(namespace))
             .filter(|o| o["apiVersion"].as_str() == Some(api_version))
             .collect()
+    }
+}
+
+impl Params<'_> {
+    fn of_kind(&self, api_version: &str, kind: &str) -> Option<&Objects> {
+        // (group, kind) keys without allocating: the map is small.
+        let group = group_of(api_version);
+        self.cx
+            .objects
+            .iter()
+            .find(|((g, k), _)| g == group && k == kind)
+            .map(|(_, objects)| objects)
     }
 }

@@ -49,7 +49,7 @@ use crate::matching::{Equivalents, Matched};
 use crate::mutating::json_patch;
 use crate::mutating::policy::{MutatingPolicy, Mutation, PatchType, ReinvocationPolicy};
 use crate::params::ParamSource;
-use crate::request::AdmissionRequest;
+use crate::request::{AdmissionRequest, RequestValues};
 use crate::validating::VALIDATION_BUDGET;
 use kadmit_jsonpatch::diff::changed_paths;
 use kadmit_schema::cel::expression::{EvalError, Invocation};
@@ -278,17 +278,17 @@ fn dispatch(
         state.require_reinvoking_previously_invoked();
     }
     let steps = {
-        let incoming = object.clone();
-        let mut request = context.request.clone();
-        request.attributes.object = Some(&incoming);
+        let mut attributes = context.request.attributes.clone();
+        attributes.object = Some(&*object);
         plan(
             policies,
             bindings,
-            &request.attributes,
+            &attributes,
             context.equivalents,
             context.params,
         )
     };
+    let mut values = RequestValues::new(context.request);
     let mut config_errors = Vec::new();
     let mut errors = Vec::new();
     let mut changes = Vec::new();
@@ -320,7 +320,7 @@ fn dispatch(
         };
         let core = &policy.core;
         for param in &params {
-            let param = param.as_ref();
+            let param = param.as_deref();
             let fail = |error: InvocationError, errors: &mut Vec<MutatingError>| {
                 errors.extend(policy_error(
                     core,
@@ -329,7 +329,7 @@ fn dispatch(
                     "Invalid",
                 ));
             };
-            match matches(policy, context, &matched, param, object) {
+            match matches(policy, &values, &matched, param, object) {
                 Ok(true) => {}
                 Ok(false) => continue,
                 Err(e) => {
@@ -341,14 +341,21 @@ fn dispatch(
             if reinvoking && !state.reinvoke.contains(&key) {
                 continue;
             }
-            let before = object.clone();
+            // The object before the invocation: the one its first applied mutation replaced.
+            let mut before: Option<Value> = None;
             for mutation in &policy.mutations {
                 if object.is_null() {
                     // No object to patch (DELETE).
                     continue;
                 }
-                match apply_mutation(policy, mutation, context, &matched, param, object) {
-                    Ok(()) => dirty = true,
+                let applied =
+                    apply_mutation(policy, mutation, context, &values, &matched, param, object);
+                match applied {
+                    Ok(previous) => {
+                        values.object_changed();
+                        dirty = true;
+                        before.get_or_insert(previous);
+                    }
                     Err(e) if e.status.is_some() => {
                         internal = Some(MutatingError {
                             policy: core.name.clone(),
@@ -363,7 +370,7 @@ fn dispatch(
                     Err(e) => fail(e, &mut errors),
                 }
             }
-            if *object != before {
+            if let Some(before) = before.filter(|before| before != object) {
                 let mut paths = Vec::new();
                 changed_paths(&mut String::new(), &before, object, &mut paths);
                 changes.push(Change {
@@ -413,17 +420,18 @@ fn eval_error(e: EvalError, core: &PolicyCore) -> InvocationError {
     InvocationError::policy(detail)
 }
 
-/// The request as an invocation sees it, with `object` as its object.
-fn with_object<'a>(context: &MutationContext<'a>, object: &'a Value) -> AdmissionRequest<'a> {
-    let mut request = context.request.clone();
-    request.attributes.object = Some(object);
-    request
+/// Whether `expression` reads `object` (one that did not compile reads nothing).
+fn references_object(expression: &crate::compiled::Expr) -> bool {
+    expression
+        .program
+        .as_ref()
+        .is_ok_and(|p| p.references("object"))
 }
 
 /// The invocation's matchConditions (§3): whether it applies, or the error under `Fail`.
 fn matches(
     policy: &MutatingPolicy,
-    context: &MutationContext,
+    values: &RequestValues,
     matched: &Matched,
     params: Option<&Value>,
     object: &Value,
@@ -431,7 +439,12 @@ fn matches(
     if policy.core.match_conditions.is_empty() {
         return Ok(true);
     }
-    let activation = with_object(context, object).activation(matched, params, Value::Null);
+    let used = policy
+        .core
+        .match_conditions
+        .iter()
+        .any(|c| references_object(&c.expression));
+    let activation = values.activation_on(used.then_some(object), matched, params, false);
     match conditions::evaluate(&policy.core, &activation) {
         ConditionsResult::Matches => Ok(true),
         ConditionsResult::NotMatched { .. } => Ok(false),
@@ -440,15 +453,16 @@ fn matches(
 }
 
 /// One mutation on `object` (`dispatchOne`): the kind's schema, the expression with a
-/// fresh budget, the patch, the defaulter.
+/// fresh budget, the patch, the defaulter. Applied, it gives the object it replaced.
 fn apply_mutation(
     policy: &MutatingPolicy,
     mutation: &Mutation,
     context: &MutationContext,
+    values: &RequestValues,
     matched: &Matched,
     params: Option<&Value>,
     object: &mut Value,
-) -> Result<(), InvocationError> {
+) -> Result<Value, InvocationError> {
     let core = &policy.core;
     let kind = &context.request.attributes.kind;
     let Some(schema) = context
@@ -468,10 +482,11 @@ fn apply_mutation(
         .program
         .as_ref()
         .map_err(|e| InvocationError::policy(format!("compilation error: {e}")))?;
-    let activation = {
-        let request = with_object(context, object);
-        request.activation(matched, params, request.namespace_object())
-    };
+    // The object is converted for CEL only when the mutation or a variable reads it (an
+    // ApplyConfiguration of literals does not).
+    let used =
+        program.references("object") || core.variables.iter().any(|(_, v)| v.references("object"));
+    let activation = values.activation_on(used.then_some(&*object), matched, params, true);
     let mut invocation = Invocation::new(&activation, &core.variables, VALIDATION_BUDGET);
     let patched = match mutation.patch_type {
         PatchType::ApplyConfiguration => {
@@ -491,11 +506,11 @@ fn apply_mutation(
                 .unwrap_or_else(|| object.clone())
         }
     };
-    *object = patched;
+    let previous = std::mem::replace(object, patched);
     if let Some(default) = context.defaulter {
         default(object);
     }
-    Ok(())
+    Ok(previous)
 }
 
 #[cfg(test)]

@@ -52,13 +52,15 @@ use base64::Engine;
 use cel::common::ast::{
     operators, CallExpr, EntryExpr, Expr, IdedExpr, LiteralValue, MapExpr, SourceInfo,
 };
-use cel::common::types::{CelMap, CelMapKey};
-use cel::common::value::Val;
+use cel::common::types::{CelMap, CelMapKey, CelNull};
+use cel::common::value::{CowVal, Val};
+use cel::context::VariableResolver;
 use cel::objects::Key;
 use cel::{Context, Value as CelValue};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::Arc;
 
 /// The output type of an expression as far as kadmit's partial checker knows it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -253,13 +255,32 @@ pub struct CompiledExpression {
     all_variables: bool,
     /// Compiled with the MAP types (runs in their environment).
     mutation: bool,
+    /// Every identifier the program reads (variables, comprehension variables, names).
+    idents: Vec<String>,
+}
+
+/// A value bound to a name of an [`Activation`], converted to CEL once: cloning it shares
+/// the converted value, so the parts of an activation several invocations have in common
+/// (the object of a request) are converted once for all of them.
+#[derive(Debug, Clone)]
+pub struct ActivationValue(Arc<dyn Val>);
+
+impl ActivationValue {
+    /// `value` as CEL sees a value without a schema.
+    pub fn from_json(value: &Value) -> ActivationValue {
+        ActivationValue(Arc::from(untyped(value)))
+    }
+
+    pub fn null() -> ActivationValue {
+        ActivationValue(Arc::new(CelNull))
+    }
 }
 
 /// The values of the declared variables for one evaluation; a declared name without a
 /// value is null.
 #[derive(Debug, Clone, Default)]
 pub struct Activation {
-    values: HashMap<String, Value>,
+    values: Vec<(String, ActivationValue)>,
 }
 
 impl Activation {
@@ -267,13 +288,57 @@ impl Activation {
         Activation::default()
     }
 
-    pub fn with(mut self, name: impl Into<String>, value: Value) -> Self {
-        self.values.insert(name.into(), value);
+    pub fn with(self, name: impl Into<String>, value: Value) -> Self {
+        self.with_value(name, ActivationValue::from_json(&value))
+    }
+
+    /// Binds an already converted value.
+    pub fn with_value(mut self, name: impl Into<String>, value: ActivationValue) -> Self {
+        self.set(name.into(), value);
         self
     }
 
     pub fn insert(&mut self, name: impl Into<String>, value: Value) {
-        self.values.insert(name.into(), value);
+        self.set(name.into(), ActivationValue::from_json(&value));
+    }
+
+    fn set(&mut self, name: String, value: ActivationValue) {
+        match self.values.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, v)) => *v = value,
+            None => self.values.push((name, value)),
+        }
+    }
+
+    fn get(&self, name: &str) -> Option<&dyn Val> {
+        self.values
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.0.as_ref())
+    }
+}
+
+/// The variables of one evaluation as the CEL context resolves them: the declared names
+/// (without a dot) from the activation, null when it has no value; `variables` when bound.
+struct Resolver<'a> {
+    activation: &'a Activation,
+    names: &'a [String],
+    variables: Option<Box<dyn Val>>,
+}
+
+impl VariableResolver for Resolver<'_> {
+    fn resolve<'b>(&'b self, variable: &str) -> Option<CowVal<'b, 'b>> {
+        if variable == "variables" {
+            if let Some(v) = &self.variables {
+                return Some(CowVal::Borrowed(v.as_ref()));
+            }
+        }
+        if variable.contains('.') || !self.names.iter().any(|n| n == variable) {
+            return None;
+        }
+        Some(match self.activation.get(variable) {
+            Some(v) => CowVal::Borrowed(v),
+            None => CowVal::owned(CelNull),
+        })
     }
 }
 
@@ -324,8 +389,11 @@ pub fn compile(
     if declarations.mutation {
         mutation::rewrite_structs(&mut program.tree, &mut next_id);
     }
+    let mut idents = Vec::new();
+    collect_idents(&program.tree, &mut idents);
     Ok(CompiledExpression {
         source: source.to_owned(),
+        idents,
         program,
         output,
         names: declarations.names.clone(),
@@ -333,6 +401,59 @@ pub fn compile(
         all_variables: checker.all_variables,
         mutation: declarations.mutation,
     })
+}
+
+/// The identifiers of `expr`, each once.
+fn collect_idents(expr: &IdedExpr, out: &mut Vec<String>) {
+    match &expr.expr {
+        Expr::Ident(name) => {
+            if !out.contains(name) {
+                out.push(name.clone());
+            }
+        }
+        Expr::Call(call) => {
+            if let Some(t) = call.target.as_deref() {
+                collect_idents(t, out);
+            }
+            call.args.iter().for_each(|a| collect_idents(a, out));
+        }
+        Expr::Comprehension(c) => {
+            for e in [
+                &c.iter_range,
+                &c.accu_init,
+                &c.loop_cond,
+                &c.loop_step,
+                &c.result,
+            ] {
+                collect_idents(e, out);
+            }
+        }
+        Expr::List(list) => list.elements.iter().for_each(|e| collect_idents(e, out)),
+        Expr::Map(map) => {
+            for entry in map.entries.iter() {
+                match &entry.expr {
+                    EntryExpr::MapEntry(e) => {
+                        collect_idents(&e.key, out);
+                        collect_idents(&e.value, out);
+                    }
+                    EntryExpr::StructField(f) => collect_idents(&f.value, out),
+                }
+            }
+        }
+        Expr::Struct(s) => {
+            for entry in s.entries.iter() {
+                match &entry.expr {
+                    EntryExpr::MapEntry(e) => {
+                        collect_idents(&e.key, out);
+                        collect_idents(&e.value, out);
+                    }
+                    EntryExpr::StructField(f) => collect_idents(&f.value, out),
+                }
+            }
+        }
+        Expr::Select(select) => collect_idents(&select.operand, out),
+        Expr::Literal(_) | Expr::Unspecified => {}
+    }
 }
 
 fn is_cel_namespace(target: Option<&IdedExpr>) -> bool {
@@ -590,6 +711,12 @@ impl CompiledExpression {
         })
     }
 
+    /// Whether the program reads the identifier `name` (a declared variable such as
+    /// `object`): when it does not, the value bound to the name is never looked at.
+    pub fn references(&self, name: &str) -> bool {
+        self.idents.iter().any(|i| i == name)
+    }
+
     /// The `variables.<name>` the expression references.
     pub fn variables_used(&self) -> &[String] {
         &self.variables_used
@@ -619,21 +746,17 @@ impl CompiledExpression {
         budget: u64,
         convert: &dyn Fn(&CelValue) -> Result<T, EvalError>,
     ) -> (Result<T, EvalError>, u64) {
+        let resolver = Resolver {
+            activation,
+            names: &self.names,
+            variables,
+        };
         let mut context = Context::with_env(if self.mutation {
             env::mutation_env()
         } else {
             env::env()
         });
-        for name in &self.names {
-            if name.contains('.') {
-                continue;
-            }
-            let value = activation.values.get(name).unwrap_or(&Value::Null);
-            context.add_variable_as_val(name.clone(), untyped(value));
-        }
-        if let Some(v) = variables {
-            context.add_variable_as_val("variables", v);
-        }
+        context.set_variable_resolver(&resolver);
         let limit = PER_CALL_LIMIT.min(budget);
         let (result, spent) = cost::metered(limit, || {
             CelValue::resolve_val(&self.program.tree, &context)

@@ -24,12 +24,13 @@ use std::collections::{HashMap, HashSet};
 
 /// `live` with `patch` merged into it, both of type `ty`.
 pub fn merge(live: Option<&Value>, patch: Option<&Value>, ty: Type<'_>) -> Option<Value> {
-    // The patch's shape decides, as upstream handles the patch side last.
-    let atom = match (patch, live) {
-        (Some(p), _) => ty.deduce(p),
-        (None, Some(l)) => ty.deduce(l),
-        (None, None) => return None,
+    // Without a patch every branch below gives the live value back as it is (a list's
+    // repeated keys are kept when the patch does not name them).
+    let Some(p) = patch else {
+        return live.cloned();
     };
+    // The patch's shape decides, as upstream handles the patch side last.
+    let atom = ty.deduce(p);
     let leaf = || patch.or(live).cloned();
     if atom.scalar.is_some() {
         return leaf();

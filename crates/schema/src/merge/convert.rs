@@ -46,6 +46,11 @@ impl fmt::Display for ConversionErrors {
 /// Checks `value` against `ty`. `allow_duplicates`: the live object may hold duplicate
 /// keys in associative lists (upstream converts it with `typed.AllowDuplicates`).
 pub fn check(value: &Value, ty: Type<'_>, allow_duplicates: bool) -> Result<(), ConversionErrors> {
+    // Most values convert: a walk that keeps no path says so; the errors are then walked
+    // for only when there are some.
+    if clean(value, ty, allow_duplicates) {
+        return Ok(());
+    }
     let mut walk = Walk {
         path: Vec::new(),
         errors: Vec::new(),
@@ -55,6 +60,51 @@ pub fn check(value: &Value, ty: Type<'_>, allow_duplicates: bool) -> Result<(), 
     match walk.errors.is_empty() {
         true => Ok(()),
         false => Err(ConversionErrors(walk.errors)),
+    }
+}
+
+/// Whether [`Walk::value`] would find no error.
+fn clean(value: &Value, ty: Type<'_>, allow_duplicates: bool) -> bool {
+    let atom: Atom<'_> = ty.deduce(value);
+    if let Some(scalar) = atom.scalar {
+        matches!(
+            (scalar, value),
+            (_, Value::Null)
+                | (Scalar::Numeric, Value::Number(_))
+                | (Scalar::String, Value::String(_))
+                | (Scalar::Boolean, Value::Bool(_))
+        ) || (scalar == Scalar::Untyped && !matches!(value, Value::Array(_) | Value::Object(_)))
+    } else if let Some(list) = atom.list {
+        let items = match value {
+            Value::Null => return true,
+            Value::Array(items) => items,
+            _ => return false,
+        };
+        let mut seen = HashSet::new();
+        items.iter().all(|item| {
+            if list.associative {
+                match path::list_item(&list, item) {
+                    Ok(element) => {
+                        if !allow_duplicates && !seen.insert(element.to_string()) {
+                            return false;
+                        }
+                    }
+                    Err(_) => return false,
+                }
+            }
+            clean(item, list.item, allow_duplicates)
+        })
+    } else if let Some(map) = atom.map {
+        match value {
+            Value::Null => true,
+            Value::Object(fields) => fields.iter().all(|(key, child)| {
+                map.field(key)
+                    .is_some_and(|child_type| clean(child, child_type, allow_duplicates))
+            }),
+            _ => false,
+        }
+    } else {
+        true
     }
 }
 
