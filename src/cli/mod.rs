@@ -176,10 +176,11 @@ pub struct RunArgs {
     /// A generator plugin root, searched before KADMIT_PLUGIN_PATH; repeatable.
     #[arg(long = "plugin-dir", value_name = "DIR")]
     pub plugin_dir: Vec<PathBuf>,
-    /// The username admission modules see in `userInfo`.
+    /// The username admission modules and policies see in `userInfo` (default kadmit).
     #[arg(long, value_name = "NAME")]
     pub user: Option<String>,
-    /// A group admission modules see in `userInfo`; repeatable.
+    /// A group admission modules and policies see in `userInfo`; repeatable
+    /// (system:authenticated is added).
     #[arg(long = "group", value_name = "GROUP")]
     pub group: Vec<String>,
 }

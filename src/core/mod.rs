@@ -1,6 +1,6 @@
 //! The core every engine builds on: the pipeline's stage traits and order, the resource
 //! and its identity and origin, the table of kinds (scope, plural), configuration items,
-//! diagnostics with their exit codes, decoding a stream into documents, and the files
+//! diagnostics with their exit codes, who is asking (`requester`), decoding a stream into documents, and the files
 //! documents say they come from.
 
 pub mod config;
@@ -12,4 +12,5 @@ pub mod kinds;
 pub mod lists;
 pub mod origins;
 pub mod pipeline;
+pub mod requester;
 pub mod resource;

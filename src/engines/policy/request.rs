@@ -6,6 +6,7 @@
 use super::Settings;
 use crate::core::kinds::Scope;
 use crate::core::pipeline::{Context, Objects, Operation};
+use crate::core::requester::Requester;
 use crate::core::resource::Resource;
 use kadmit_match::Gvk;
 use kadmit_policy::matching::{Gvr, Request, Table};
@@ -24,10 +25,13 @@ pub(super) struct Builder {
 impl Builder {
     pub fn new(settings: &Settings, equivalents: Table) -> Builder {
         Builder {
-            user_info: UserInfo {
-                username: settings.user.clone().unwrap_or_default(),
-                groups: settings.groups.clone(),
-                ..UserInfo::default()
+            user_info: {
+                let requester = Requester::new(settings.user.as_deref(), &settings.groups);
+                UserInfo {
+                    username: requester.username,
+                    groups: requester.groups,
+                    ..UserInfo::default()
+                }
             },
             equivalents,
             minor: settings.minor,
