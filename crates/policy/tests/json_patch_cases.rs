@@ -15,7 +15,7 @@ use kadmit_schema::cel::expression::{
     compile, Activation, CompiledExpression, Declarations, Invocation, ResultType, VariablesDecl,
 };
 use libtest_mimic::{Arguments, Failed, Trial};
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 const PREFIX: &str = "json_patch_test-";
 const EXPECTED_CASES: usize = 47;
@@ -29,30 +29,6 @@ const ALLOW_LIST: &[(&str, &str)] = &[(
 
 /// cel-go's per-invocation budget (`RuntimeCELCostBudget`).
 const BUDGET: u64 = 10_000_000;
-
-/// `run_cases.py`'s `norm`: null values and empty maps/lists dropped, recursively.
-fn norm(value: &Value) -> Value {
-    match value {
-        Value::Object(map) => {
-            let mut out = Map::new();
-            for (k, v) in map {
-                let v = norm(v);
-                let empty = match &v {
-                    Value::Null => true,
-                    Value::Object(m) => m.is_empty(),
-                    Value::Array(a) => a.is_empty(),
-                    _ => false,
-                };
-                if !empty {
-                    out.insert(k.clone(), v);
-                }
-            }
-            Value::Object(out)
-        }
-        Value::Array(items) => Value::Array(items.iter().map(norm).collect()),
-        other => other.clone(),
-    }
-}
 
 fn of_kind<'a>(case: &'a Value, kind: &str) -> Option<&'a Value> {
     case["policies"]
@@ -140,11 +116,11 @@ fn check(case: &Value) -> Option<String> {
     if expect["allowed"].as_bool() != Some(false) {
         let want = expect.get("object").unwrap_or(&case["object"]);
         return match result {
-            Ok(got) if norm(&got) == norm(want) => None,
+            Ok(got) if fixtures::norm(&got) == fixtures::norm(want) => None,
             Ok(got) => Some(format!(
                 "object differs\n  got:  {}\n  want: {}",
-                norm(&got),
-                norm(want)
+                fixtures::norm(&got),
+                fixtures::norm(want)
             )),
             Err(e) => Some(format!("expected the object, got the error {e:?}")),
         };

@@ -17,11 +17,10 @@ use kadmit_match::Gvk;
 use kadmit_policy::compiled::Binding;
 use kadmit_policy::matching::{Gvr, Request, Table};
 use kadmit_policy::mutating::{mutate, reinvoke, MutatingOutcome, MutatingPolicy, MutationContext};
-use kadmit_policy::params::{ParamScope, ParamSource};
 use kadmit_policy::request::{AdmissionRequest, UserInfo};
 use kadmit_schema::kinds::Builtin;
 use libtest_mimic::{Arguments, Failed, Trial};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 const PREFIXES: [(&str, usize); 2] = [("mutatingadmissionpolicy_test-", 15), ("smd_test-", 12)];
 
@@ -31,53 +30,6 @@ const ALLOW_LIST: &[(&str, &str)] = &[(
     "mutatingadmissionpolicy_test-12",
     "a `status` subresource UPDATE of a Namespace upstream: the case's request carries no subresource (kadmit has no subresource requests), so the rule on `namespaces/status` does not match; and the expected label, `spec.finalizers` and `status.phase` come from the apiserver's Namespace strategy and defaulting, not from the policy",
 )];
-
-/// `run_cases.py`'s `norm`: null values and empty maps/lists dropped, recursively.
-fn norm(value: &Value) -> Value {
-    match value {
-        Value::Object(map) => {
-            let mut out = Map::new();
-            for (k, v) in map {
-                let v = norm(v);
-                let empty = match &v {
-                    Value::Null => true,
-                    Value::Object(m) => m.is_empty(),
-                    Value::Array(a) => a.is_empty(),
-                    _ => false,
-                };
-                if !empty {
-                    out.insert(k.clone(), v);
-                }
-            }
-            Value::Object(out)
-        }
-        Value::Array(items) => Value::Array(items.iter().map(norm).collect()),
-        other => other.clone(),
-    }
-}
-
-struct Params<'a>(&'a [Value]);
-
-impl ParamSource for Params<'_> {
-    fn scope(&self, api_version: &str, kind: &str) -> Option<ParamScope> {
-        if api_version == "v1" && matches!(kind, "ConfigMap" | "Secret") {
-            return Some(ParamScope::Namespaced);
-        }
-        let first = self.objects(api_version, kind).into_iter().next()?;
-        Some(if first["metadata"]["namespace"].is_string() {
-            ParamScope::Namespaced
-        } else {
-            ParamScope::Cluster
-        })
-    }
-
-    fn objects(&self, api_version: &str, kind: &str) -> Vec<&Value> {
-        self.0
-            .iter()
-            .filter(|o| o["apiVersion"] == api_version && o["kind"] == kind)
-            .collect()
-    }
-}
 
 fn s(v: &Value) -> &str {
     v.as_str().unwrap_or("")
@@ -137,7 +89,7 @@ fn run(case: &Value) -> (Value, Vec<MutatingOutcome>) {
     };
     let table = Table::builtin();
     let schemas = Builtin::newest();
-    let params = Params(params);
+    let params = fixtures::Params(params);
     let context = MutationContext {
         request: &request,
         equivalents: &table,
@@ -174,11 +126,11 @@ fn check(case: &Value) -> Option<String> {
             ));
         }
         let want = expect.get("object").unwrap_or(&case["object"]);
-        return (norm(&object) != norm(want)).then(|| {
+        return (fixtures::norm(&object) != fixtures::norm(want)).then(|| {
             format!(
                 "object differs\n  got:  {}\n  want: {}",
-                norm(&object),
-                norm(want)
+                fixtures::norm(&object),
+                fixtures::norm(want)
             )
         });
     }

@@ -12,7 +12,6 @@ mod fixtures;
 use kadmit_match::Gvk;
 use kadmit_policy::compiled::{Binding, ValidatingPolicy};
 use kadmit_policy::matching::{Gvr, Request, Table};
-use kadmit_policy::params::{ParamScope, ParamSource};
 use kadmit_policy::request::{AdmissionRequest, UserInfo};
 use kadmit_policy::validating::{validate, ValidatingOutcome};
 use libtest_mimic::{Arguments, Failed, Trial};
@@ -26,31 +25,6 @@ const ALLOW_LIST: &[(&str, &str)] = &[
         "expects upstream's expressionIndex 1 (its harness prepends a marker validation); the policy as transcribed gives 0, as the case's `derived` says",
     ),
 ];
-
-/// The case's param objects. ConfigMap and Secret are known namespaced kinds; any other
-/// kind is known when the case has objects of it (namespaced when they carry a namespace).
-struct Params<'a>(&'a [Value]);
-
-impl ParamSource for Params<'_> {
-    fn scope(&self, api_version: &str, kind: &str) -> Option<ParamScope> {
-        if api_version == "v1" && matches!(kind, "ConfigMap" | "Secret") {
-            return Some(ParamScope::Namespaced);
-        }
-        let first = self.objects(api_version, kind).into_iter().next()?;
-        Some(if first["metadata"]["namespace"].is_string() {
-            ParamScope::Namespaced
-        } else {
-            ParamScope::Cluster
-        })
-    }
-
-    fn objects(&self, api_version: &str, kind: &str) -> Vec<&Value> {
-        self.0
-            .iter()
-            .filter(|o| o["apiVersion"] == api_version && o["kind"] == kind)
-            .collect()
-    }
-}
 
 /// The built-in equivalences plus the CRD `pandas.awesome.bears.com` (v1, v2) that the
 /// matchPolicy cases install (a caller passes its CRDs' versions the same way).
@@ -128,7 +102,7 @@ fn run(case: &Value, objects: &[Value]) -> ValidatingOutcome {
         &bindings,
         &request,
         &equivalents(),
-        &Params(params),
+        &fixtures::Params(params),
     )
 }
 
