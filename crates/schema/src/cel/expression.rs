@@ -40,6 +40,7 @@
 //! server's lazy evaluation: a variable referenced only on a branch that is not taken is
 //! still evaluated (and charged), though its error is not reported.
 
+use super::ast::for_each_child_mut;
 use super::checker::Ty;
 use super::compile::{self, Expression};
 use super::cost::{self, EXCEEDED, PER_CALL_LIMIT, VALIDATION_BUDGET};
@@ -504,46 +505,9 @@ fn expand_bind(expr: &mut IdedExpr, next_id: &mut u64) {
                 }));
                 return;
             }
-            if let Some(t) = call.target.as_deref_mut() {
-                expand_bind(t, next_id);
-            }
-            call.args.iter_mut().for_each(|a| expand_bind(a, next_id));
+            for_each_child_mut(&mut expr.expr, |child| expand_bind(child, next_id));
         }
-        Expr::Comprehension(c) => {
-            for e in [
-                &mut c.iter_range,
-                &mut c.accu_init,
-                &mut c.loop_cond,
-                &mut c.loop_step,
-                &mut c.result,
-            ] {
-                expand_bind(e, next_id);
-            }
-        }
-        Expr::List(list) => list
-            .elements
-            .iter_mut()
-            .for_each(|e| expand_bind(e, next_id)),
-        Expr::Map(map) => {
-            for entry in map.entries.iter_mut() {
-                match &mut entry.expr {
-                    EntryExpr::MapEntry(e) => {
-                        expand_bind(&mut e.key, next_id);
-                        expand_bind(&mut e.value, next_id);
-                    }
-                    EntryExpr::StructField(f) => expand_bind(&mut f.value, next_id),
-                }
-            }
-        }
-        Expr::Struct(s) => {
-            for entry in s.entries.iter_mut() {
-                if let EntryExpr::StructField(f) = &mut entry.expr {
-                    expand_bind(&mut f.value, next_id);
-                }
-            }
-        }
-        Expr::Select(select) => expand_bind(&mut select.operand, next_id),
-        Expr::Ident(_) | Expr::Literal(_) | Expr::Unspecified => {}
+        other => for_each_child_mut(other, |child| expand_bind(child, next_id)),
     }
 }
 

@@ -5,6 +5,7 @@
 //! charges (`compile`, `cost`), and cel-go's type conversions (`convert`) and error texts
 //! (`errors`). `expression` reuses them for the expressions of admission policies.
 
+mod ast;
 mod checker;
 mod compile;
 mod convert;

@@ -13,6 +13,7 @@
 //! `expression` refuses struct literals unless the declarations ask for the mutation
 //! types, and only their environment holds `@struct`.
 
+use super::ast::for_each_child_mut;
 use super::cost;
 use cel::common::ast::{EntryExpr, Expr, IdedExpr, ListExpr, LiteralValue};
 use cel::common::types::{CelString, CelStruct, STRING_TYPE};
@@ -149,42 +150,7 @@ pub(crate) fn rewrite_structs(expr: &mut IdedExpr, next_id: &mut u64) {
                 args: vec![name, fields],
             });
         }
-        Expr::Call(call) => {
-            if let Some(t) = call.target.as_deref_mut() {
-                rewrite_structs(t, next_id);
-            }
-            call.args
-                .iter_mut()
-                .for_each(|a| rewrite_structs(a, next_id));
-        }
-        Expr::Comprehension(c) => {
-            for e in [
-                &mut c.iter_range,
-                &mut c.accu_init,
-                &mut c.loop_cond,
-                &mut c.loop_step,
-                &mut c.result,
-            ] {
-                rewrite_structs(e, next_id);
-            }
-        }
-        Expr::List(list) => list
-            .elements
-            .iter_mut()
-            .for_each(|e| rewrite_structs(e, next_id)),
-        Expr::Map(map) => {
-            for entry in map.entries.iter_mut() {
-                match &mut entry.expr {
-                    EntryExpr::MapEntry(e) => {
-                        rewrite_structs(&mut e.key, next_id);
-                        rewrite_structs(&mut e.value, next_id);
-                    }
-                    EntryExpr::StructField(f) => rewrite_structs(&mut f.value, next_id),
-                }
-            }
-        }
-        Expr::Select(select) => rewrite_structs(&mut select.operand, next_id),
-        Expr::Ident(_) | Expr::Literal(_) | Expr::Unspecified => {}
+        other => for_each_child_mut(other, |child| rewrite_structs(child, next_id)),
     }
 }
 
