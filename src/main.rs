@@ -20,7 +20,11 @@ fn main() -> ExitCode {
             code
         }
         Invocation::Version => {
-            println!("kadmit {}", env!("CARGO_PKG_VERSION"));
+            println!("kadmit {}", cli::VERSION_LINE);
+            0
+        }
+        Invocation::Completion(shell) => {
+            print!("{}", cli::completion_script(shell));
             0
         }
         Invocation::InstallPlugins {
@@ -35,6 +39,7 @@ fn main() -> ExitCode {
             reports,
             infer_mode_from_stdin,
             diff,
+            quiet,
         } => {
             // `-f` without `-` reads no stdin (a terminal there would wait for input).
             let reads_stdin =
@@ -55,7 +60,7 @@ fn main() -> ExitCode {
                     std::env::var_os("NO_COLOR").as_deref(),
                 )
             });
-            execute(options, reports, stdin, color)
+            execute(options, reports, stdin, color, quiet)
         }
     };
     ExitCode::from(u8::try_from(code).unwrap_or(2))
@@ -63,11 +68,13 @@ fn main() -> ExitCode {
 
 /// One run. `diff`: `kadmit diff`, coloured or not: the diff replaces the stream on stdout,
 /// and each resource's own diagnostics are shown there, in place, instead of on stderr.
+/// `quiet`: only errors reach stderr (reports and KRM results keep everything).
 fn execute(
     options: run::Options,
     reports: Vec<(std::path::PathBuf, run::report::ReportFormat)>,
     stdin: Vec<u8>,
     diff: Option<bool>,
+    quiet: bool,
 ) -> i32 {
     let outcome = run::run_owned(options, stdin);
     let mut in_place = vec![false; outcome.diagnostics.len()];
@@ -81,6 +88,7 @@ fn execute(
         .iter()
         .zip(&in_place)
         .filter(|(_, shown)| !**shown)
+        .filter(|(d, _)| !quiet || d.severity == run::Severity::Error)
     {
         eprintln!("{diagnostic}");
     }

@@ -924,3 +924,70 @@ fn a_configmap_function_config_is_settings_not_generator_input() {
     let a = kadmit().write_stdin(input).assert().success();
     assert!(stderr_of(&a).contains("functionConfig ConfigMap my-settings is ignored"));
 }
+
+#[test]
+fn version_names_the_commit_and_its_date() {
+    let a = kadmit().arg("version").assert().success();
+    let line = stdout_of(&a);
+    assert!(
+        line.starts_with(concat!("kadmit ", env!("CARGO_PKG_VERSION"), " (commit ")),
+        "{line}"
+    );
+    assert_eq!(line.lines().count(), 1, "{line}");
+    let b = kadmit().arg("--version").assert().success();
+    assert_eq!(stdout_of(&b), line);
+}
+
+#[test]
+fn completion_scripts_for_bash_zsh_and_fish() {
+    for (shell, marker) in [
+        ("bash", "complete -F _kadmit"),
+        ("zsh", "#compdef kadmit"),
+        ("fish", "complete -c kadmit"),
+    ] {
+        let a = kadmit().args(["completion", shell]).assert().success();
+        let script = stdout_of(&a);
+        assert!(script.contains(marker), "{shell}: {script}");
+        // Flags without their dashes: fish spells `--config` as `-l config`.
+        for word in ["transform", "diff", "config", "report-format"] {
+            assert!(script.contains(word), "{shell} lacks {word}");
+        }
+    }
+    kadmit()
+        .args(["completion", "powershell7"])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn quiet_prints_only_errors() {
+    // A rule that matched no object is an info line; a deprecated-field drop a warning.
+    let input = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n";
+    let dir = tempfile::tempdir().unwrap();
+    let rule = dir.path().join("rule.yaml");
+    std::fs::write(
+        &rule,
+        "apiVersion: api.kubemod.io/v1beta1\nkind: ModRule\nmetadata: {name: r}\nspec:\n  type: Patch\n  match:\n  - select: '$.kind'\n    matchValue: Secret\n  patch:\n  - op: add\n    path: /metadata/labels/x\n    value: '\"y\"'\n",
+    )
+    .unwrap();
+    let loud = kadmit()
+        .args(["transform", "--config", rule.to_str().unwrap()])
+        .write_stdin(input)
+        .assert()
+        .success();
+    assert!(stderr_of(&loud).contains("info:"), "{}", stderr_of(&loud));
+    let quiet = kadmit()
+        .args(["transform", "-q", "--config", rule.to_str().unwrap()])
+        .write_stdin(input)
+        .assert()
+        .success();
+    assert_eq!(stderr_of(&quiet), "");
+    assert_eq!(stdout_of(&quiet), stdout_of(&loud));
+    // Errors still reach stderr.
+    kadmit()
+        .args(["transform", "--quiet"])
+        .write_stdin("apiVersion: v1\nkind: ConfigMap\n")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("error:"));
+}

@@ -35,10 +35,21 @@ Exit codes:
   2    bad input or bad configuration (unparseable YAML, invalid rule, unknown generator)
   127  unknown subcommand: the operation is not supported";
 
+/// What `kadmit version` and `--version` print after `kadmit `: the version, the commit
+/// and its date (build.rs).
+pub const VERSION_LINE: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("KADMIT_COMMIT"),
+    ", ",
+    env!("KADMIT_COMMIT_DATE"),
+    ")"
+);
+
 #[derive(Debug, Parser)]
 #[command(
     name = "kadmit",
-    version,
+    version = VERSION_LINE,
     about = "Run the Kubernetes admission chain client-side: generators, mutators and validators applied to a resource stream",
     after_help = AFTER_HELP
 )]
@@ -59,8 +70,13 @@ pub enum Command {
     /// Run the policy test suites (kadmit.dev Test documents) under DIR or in FILE: each
     /// Test's resources through its policies, then PASS or FAIL per case.
     Test(TestArgs),
-    /// Print the version.
+    /// Print the version, the commit it was built from and that commit's date.
     Version,
+    /// Print a shell completion script (bash, zsh or fish) for kadmit's subcommands and flags.
+    Completion {
+        #[arg(value_enum)]
+        shell: CompletionShell,
+    },
     /// Write the kustomize legacy plugin layout for every configuration kind kadmit reads.
     InstallPlugins {
         /// The plugin home (use it as KUSTOMIZE_PLUGIN_HOME).
@@ -183,6 +199,10 @@ pub struct RunArgs {
     /// (system:authenticated is added).
     #[arg(long = "group", value_name = "GROUP")]
     pub group: Vec<String>,
+    /// Print only errors on stderr: warnings and info lines are left to --report and KRM
+    /// results.
+    #[arg(short = 'q', long)]
+    pub quiet: bool,
 }
 
 /// `kadmit test`: where the Tests are, and the report.
@@ -234,6 +254,28 @@ impl ColorArg {
             ColorArg::Auto => stdout_is_terminal && no_color.is_none_or(|v| v.is_empty()),
         }
     }
+}
+
+/// The shells `kadmit completion` writes for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum CompletionShell {
+    Bash,
+    Zsh,
+    Fish,
+}
+
+/// The completion script for `shell`, generated from the flag definitions.
+pub fn completion_script(shell: CompletionShell) -> String {
+    use clap::CommandFactory;
+    let mut command = Cli::command();
+    let mut out = Vec::new();
+    let generator = match shell {
+        CompletionShell::Bash => clap_complete::Shell::Bash,
+        CompletionShell::Zsh => clap_complete::Shell::Zsh,
+        CompletionShell::Fish => clap_complete::Shell::Fish,
+    };
+    clap_complete::generate(generator, &mut command, "kadmit", &mut out);
+    String::from_utf8(out).expect("completion scripts are UTF-8")
 }
 
 /// `--output`, as clap reads it; the library's [`Format`] knows nothing of argv.
@@ -332,8 +374,11 @@ pub enum Invocation {
         infer_mode_from_stdin: bool,
         /// `kadmit diff`: write the diff (coloured as this says) instead of the stream.
         diff: Option<ColorArg>,
+        /// `--quiet`: only errors on stderr.
+        quiet: bool,
     },
     Version,
+    Completion(CompletionShell),
     InstallPlugins {
         dir: PathBuf,
         binary: Option<PathBuf>,
@@ -359,6 +404,7 @@ const SUBCOMMANDS: &[&str] = &[
     "diff",
     "test",
     "version",
+    "completion",
     "install-plugins",
     "module",
     "help",
@@ -395,19 +441,21 @@ pub fn detect(args: &[String], stdin_is_terminal: bool) -> Invocation {
                 options,
                 reports,
                 diff,
+                quiet,
                 ..
             } => Invocation::Run {
                 options,
                 reports,
                 infer_mode_from_stdin: true,
                 diff,
+                quiet,
             },
             other => other,
         };
     }
     Invocation::Exit {
         text: format!(
-            "kadmit: unknown subcommand {first:?}: the operation is not supported (expected generate, transform, diff, test, version, install-plugins or module)"
+            "kadmit: unknown subcommand {first:?}: the operation is not supported (expected generate, transform, diff, test, version, completion, install-plugins or module)"
         ),
         to_stderr: true,
         code: EXIT_UNSUPPORTED,
@@ -436,6 +484,7 @@ fn parse(args: &[String], plugin_config: Option<PathBuf>) -> Invocation {
                 report: t.report,
             },
             Command::Version => Invocation::Version,
+            Command::Completion { shell } => Invocation::Completion(shell),
             Command::InstallPlugins {
                 dir,
                 binary,
@@ -555,6 +604,7 @@ fn diff_invocation(
             mut options,
             reports,
             infer_mode_from_stdin,
+            quiet,
             ..
         } => {
             options.keep_admitted = true;
@@ -563,6 +613,7 @@ fn diff_invocation(
                 reports,
                 infer_mode_from_stdin,
                 diff: Some(d.color),
+                quiet,
             }
         }
         other => other,
@@ -581,6 +632,7 @@ fn run_invocation(
         .filter(|p| p.is_dir())
         .or_else(|| std::env::current_dir().ok())
         .unwrap_or_else(|| PathBuf::from("."));
+    let quiet = a.quiet;
     Invocation::Run {
         options: Options {
             mode,
@@ -619,6 +671,7 @@ fn run_invocation(
         reports,
         infer_mode_from_stdin: infer,
         diff: None,
+        quiet,
     }
 }
 

@@ -26,6 +26,8 @@ use std::path::PathBuf;
 pub const CHANGED_BY_ANNOTATION: &str = "kadmit.dev/changed-by";
 
 pub use crate::core::config::Mode;
+/// How serious a diagnostic is (the edge prints only errors under `--quiet`).
+pub use crate::core::diagnostic::Severity;
 /// `--kubernetes-version`: `1.33` read as the minor 33, when kadmit has that version.
 pub use crate::engines::builtin::parse_version as parse_kubernetes_version;
 
