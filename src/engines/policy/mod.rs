@@ -70,6 +70,11 @@ impl Engine for AdmissionPolicies {
                 _ => objects.mutating_bindings.push(value),
             }
         }
+        if objects.mutating.is_empty() && objects.validating.is_empty() {
+            return diagnostics;
+        }
+        // What every request of the run shares, built once for both stages.
+        let builder = request::Builder::new(&self.settings, equivalents(config));
         if !objects.mutating.is_empty() {
             let policies: Vec<MutatingPolicy> = objects
                 .mutating
@@ -80,7 +85,7 @@ impl Engine for AdmissionPolicies {
             pipeline.mutating.push(Box::new(mutate::Mutate {
                 policies,
                 bindings: bindings(&objects.mutating_bindings),
-                request: request::Builder::new(&self.settings, equivalents(config)),
+                request: builder.clone(),
                 schemas: (
                     Builtin {
                         minor: self.settings.minor,
@@ -99,7 +104,7 @@ impl Engine for AdmissionPolicies {
             pipeline.validating.push(Box::new(validate::Validate {
                 policies,
                 bindings: bindings(&objects.validating_bindings),
-                request: request::Builder::new(&self.settings, equivalents(config)),
+                request: builder,
             }));
         }
         diagnostics

@@ -15,6 +15,7 @@ use kadmit_policy::request::{AdmissionRequest, UserInfo};
 use serde_json::Value;
 
 /// What every request of the run shares.
+#[derive(Clone)]
 pub(super) struct Builder {
     user_info: UserInfo,
     pub equivalents: Table,

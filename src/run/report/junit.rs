@@ -151,12 +151,7 @@ fn problem_of(d: &Diagnostic) -> (&'static str, String, String) {
 pub(crate) fn text(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            c => out.push(xml_char(c)),
-        }
+        push_text_char(&mut out, c);
     }
     out
 }
@@ -167,18 +162,25 @@ pub(crate) fn attribute(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&apos;"),
             '\n' => out.push_str("&#10;"),
             '\r' => out.push_str("&#13;"),
             '\t' => out.push_str("&#9;"),
-            c => out.push(xml_char(c)),
+            c => push_text_char(&mut out, c),
         }
     }
     out
+}
+
+/// One character of character data, escaped.
+fn push_text_char(out: &mut String, c: char) {
+    match c {
+        '&' => out.push_str("&amp;"),
+        '<' => out.push_str("&lt;"),
+        '>' => out.push_str("&gt;"),
+        c => out.push(xml_char(c)),
+    }
 }
 
 /// XML 1.0 holds no control characters but tab, line feed and carriage return, and no
