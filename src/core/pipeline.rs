@@ -121,6 +121,27 @@ impl Objects {
 }
 
 impl Context {
+    /// The operation `resource` is admitted with: UPDATE when it has a previous state
+    /// (`--old`), else the run's operation (`--operation`, CREATE by default).
+    pub fn operation_of(&self, resource: &Resource) -> Operation {
+        if resource.old.is_some() {
+            Operation::Update
+        } else {
+            self.operation
+        }
+    }
+
+    /// The old object an UPDATE or DELETE of `resource` is judged against: its previous
+    /// state (`--old`); without one, under `--operation UPDATE|DELETE|CONNECT`, the object
+    /// itself (nothing changed); none for a CREATE.
+    pub fn old_object_of<'a>(&self, resource: &'a Resource) -> Option<&'a Value> {
+        match (&resource.old, self.operation_of(resource)) {
+            (Some(old), _) => Some(old),
+            (None, Operation::Create) => None,
+            (None, _) => Some(&resource.value),
+        }
+    }
+
     /// The namespace a resource is matched in: its own, `--namespace` for a namespaced
     /// resource without one, none for cluster-scoped kinds.
     pub fn effective_namespace<'a>(&'a self, resource: &'a Resource) -> Option<&'a str> {

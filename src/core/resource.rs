@@ -221,12 +221,20 @@ pub struct Resource {
     pub value: Value,
     pub id: Identity,
     pub origin: Origin,
+    /// The previous state of this resource (`--old`): when set, it is admitted as an
+    /// UPDATE against it ([`crate::core::pipeline::Context::operation_of`]).
+    pub old: Option<std::sync::Arc<Value>>,
 }
 
 impl Resource {
     pub fn new(value: Value, origin: Origin) -> Result<Resource, String> {
         let id = Identity::of(&value)?;
-        Ok(Resource { value, id, origin })
+        Ok(Resource {
+            value,
+            id,
+            origin,
+            old: None,
+        })
     }
 
     pub fn annotation(&self, key: &str) -> Option<&str> {

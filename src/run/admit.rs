@@ -121,6 +121,7 @@ impl Admitter<'_> {
                 value: std::mem::take(item),
                 id,
                 origin,
+                old: None,
             };
             self.admit_one(&mut resource);
             *item = resource.value;

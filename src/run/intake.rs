@@ -65,6 +65,7 @@ impl Slot {
             id: Identity::of(&value).expect("only identified documents are admitted"),
             value,
             origin: self.origin.clone(),
+            old: None,
         }
     }
 }
@@ -294,6 +295,7 @@ impl Intake {
             value: doc.value,
             id,
             origin: doc.origin,
+            old: None,
         };
         if let Some(Value::Array(items)) = list.value.get("items") {
             for (i, item) in items.iter().enumerate() {
@@ -327,6 +329,7 @@ impl Intake {
                 value: doc.value,
                 id,
                 origin: doc.origin,
+                old: None,
             },
             Err(message) => return self.reject_unidentified(&doc, message),
         };

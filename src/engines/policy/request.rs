@@ -48,11 +48,11 @@ impl Builder {
         namespace_object: Option<&'a Value>,
     ) -> AdmissionRequest<'a> {
         let id = &resource.id;
-        let operation = cx.operation;
+        let operation = cx.operation_of(resource);
         let object = (operation != Operation::Delete).then_some(&resource.value);
-        // Until kadmit reads a previous state, UPDATE and DELETE see the object as its own
+        // Without a previous state (`--old`), UPDATE and DELETE see the object as its own
         // previous version (docs/admission-policies.md).
-        let old_object = (operation != Operation::Create).then_some(&resource.value);
+        let old_object = cx.old_object_of(resource);
         let name = if id.generated_name {
             ""
         } else {
