@@ -336,6 +336,31 @@ pub fn check(
     object: &Value,
     request_namespace: &str,
 ) -> Result<Checked, Refused> {
+    check_with(definition, object, None, request_namespace)
+}
+
+/// The validate half of an update (`customResourceStrategy.ValidateUpdate`): `object`
+/// (prepared) replaces `old`, the stored object. `old` is read as the server holds it:
+/// converted to the request's version (kadmit knows only the `None` strategy, which
+/// changes `apiVersion` alone), namespaced as the new one and defaulted. Then ObjectMeta
+/// update rules, OpenAPI validation with ratcheting (KEP-4008), list-type uniqueness only
+/// when the old object had none, and CEL with `oldSelf` and ratcheting; the failures of
+/// rules ratcheting forgave are warnings, as the server returns them.
+pub fn check_update(
+    definition: &Definition,
+    object: &Value,
+    old: &Value,
+    request_namespace: &str,
+) -> Result<Checked, Refused> {
+    check_with(definition, object, Some(old), request_namespace)
+}
+
+fn check_with(
+    definition: &Definition,
+    object: &Value,
+    old: Option<&Value>,
+    request_namespace: &str,
+) -> Result<Checked, Refused> {
     let crd = &definition.crd;
     let request = request_version(definition, object)?;
     let mut checked = Checked::default();
@@ -363,7 +388,8 @@ pub fn check(
     let mut value = object.clone();
     reconcile_namespace(&mut value, crd, request_namespace, &mut checked.warnings);
     defaulting::default(&mut value, request.version.schema.as_ref());
-    let causes = validate(definition, request, &value, &mut checked);
+    let old = old.map(|old| stored_old(definition, request, &value, old, request_namespace));
+    let causes = validate(definition, request, &value, old.as_ref(), &mut checked);
     if causes.is_empty() {
         return Ok(checked);
     }
@@ -373,6 +399,24 @@ pub fn check(
         name,
         causes,
     })
+}
+
+/// The old object as validation sees it: in the new object's version, namespaced and
+/// defaulted like it.
+fn stored_old(
+    definition: &Definition,
+    request: &Served,
+    new: &Value,
+    old: &Value,
+    request_namespace: &str,
+) -> Value {
+    let mut old = old.clone();
+    if let (Some(map), Some(version)) = (old.as_object_mut(), new.get("apiVersion")) {
+        map.insert("apiVersion".into(), version.clone());
+    }
+    reconcile_namespace(&mut old, &definition.crd, request_namespace, &mut Vec::new());
+    defaulting::default(&mut old, request.version.schema.as_ref());
+    old
 }
 
 fn reconcile_namespace(
@@ -406,11 +450,13 @@ fn reconcile_namespace(
     }
 }
 
-/// `customResourceStrategy.Validate` (reference §1, step 6).
+/// `customResourceStrategy.Validate` (reference §1, step 6), or `ValidateUpdate` when
+/// there is an `old` object.
 fn validate(
     definition: &Definition,
     request: &Served,
     value: &Value,
+    old: Option<&Value>,
     checked: &mut Checked,
 ) -> Vec<FieldError> {
     let crd = &definition.crd;
@@ -418,14 +464,31 @@ fn validate(
     let metadata = value.get("metadata").unwrap_or(&empty);
     let mut errors =
         objectmeta::validate_object_meta(metadata, crd.scope == Scope::Namespaced, "metadata");
+    if let Some(old) = old {
+        let old_metadata = old.get("metadata").unwrap_or(&empty);
+        errors.extend(objectmeta::validate_object_meta_update(
+            metadata,
+            old_metadata,
+            "metadata",
+        ));
+    }
     if let Some(validator) = &request.validator {
-        errors.extend(validator.validate(value));
+        match (old, &request.version.schema) {
+            (Some(old), Some(schema)) => errors.extend(validator.validate_update(value, old, schema)),
+            _ => errors.extend(validator.validate(value)),
+        }
     }
     if let Some(schema) = &request.version.schema {
         if request.embedded {
             errors.extend(objectmeta::validate(value, schema, false));
         }
-        errors.extend(listtype::validate_list_sets_and_maps(value, schema));
+        // Ratcheting of list types: an update is checked only if the old object passed.
+        let old_lists_valid = old.is_none_or(|old| {
+            listtype::validate_list_sets_and_maps(old, schema).is_empty()
+        });
+        if old_lists_valid {
+            errors.extend(listtype::validate_list_sets_and_maps(value, schema));
+        }
         if let Some(rules) = request.rules.as_ref().filter(|r| !r.is_empty()) {
             if errors.iter().any(|e| BLOCKS_CEL.contains(&e.kind)) {
                 errors.push(FieldError::invalid(
@@ -434,8 +497,14 @@ fn validate(
                     "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
                 ));
             } else {
-                let outcome = rules.validate(value, schema, true);
+                let outcome = match old {
+                    Some(old) => rules.validate_update(value, old, schema, true),
+                    None => rules.validate(value, schema, true),
+                };
                 checked.skipped_transition_rules = outcome.skipped_transition_rules;
+                checked
+                    .warnings
+                    .extend(outcome.ratcheted.iter().map(FieldError::to_string));
                 errors.extend(outcome.errors);
             }
         }

@@ -9,6 +9,7 @@
 pub mod admission;
 pub mod builtin;
 pub mod cel;
+pub mod correlation;
 pub mod defaulting;
 pub mod definition;
 pub mod field_error;

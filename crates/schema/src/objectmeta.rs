@@ -15,8 +15,10 @@
 
 mod decode;
 mod names;
+mod update;
 mod validation;
 
+pub use update::validate_object_meta_update;
 pub use names::{
     dns1035_label_errors, dns1123_label_errors, dns1123_subdomain_errors, label_value_errors,
     parse_group_version, qualified_name_errors, NameRule,

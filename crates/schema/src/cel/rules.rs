@@ -32,10 +32,13 @@ pub(super) struct Rule {
     pub message: Option<Result<Expression, String>>,
 }
 
-/// The result of evaluating the rules on create.
+/// The result of evaluating the rules.
 #[derive(Debug, Default, PartialEq)]
 pub struct CelOutcome {
     pub errors: Vec<FieldError>,
+    /// On update, failures of rules without `oldSelf` on unchanged values (ratcheting):
+    /// the server returns them as warnings.
+    pub ratcheted: Vec<FieldError>,
     /// Rules that reference `oldSelf` (transition rules), which do not run on create.
     pub skipped_transition_rules: usize,
 }
@@ -70,7 +73,20 @@ impl CompiledRules {
     /// Evaluates the rules on create: transition rules are skipped (and counted); field
     /// errors use the `field.Path` dialect with `<nil>` for the root.
     pub fn validate(&self, value: &Value, schema: &Schema, is_resource_root: bool) -> CelOutcome {
-        validate::run(&self.root, value, schema, is_resource_root)
+        validate::run(&self.root, value, None, schema, is_resource_root)
+    }
+
+    /// Evaluates the rules on update: transition rules see `oldSelf` where the value
+    /// correlates to an old one (and are skipped elsewhere), and a failing rule that does
+    /// not use `oldSelf` on an unchanged value is ratcheted (`CelOutcome::ratcheted`).
+    pub fn validate_update(
+        &self,
+        value: &Value,
+        old: &Value,
+        schema: &Schema,
+        is_resource_root: bool,
+    ) -> CelOutcome {
+        validate::run(&self.root, value, Some(old), schema, is_resource_root)
     }
 }
 
@@ -91,8 +107,8 @@ fn child(path: &str, step: &str) -> String {
     }
 }
 
-/// `correlatable`: whether `oldSelf` can be paired with a value here (not below atomic or
-/// set lists); `cardinality`: how many times a rule here can run (for its estimated cost).
+/// `correlatable`: whether `oldSelf` can be paired with a value here (not below lists
+/// other than `map` lists); `cardinality`: how many times a rule here can run (for its estimated cost).
 fn node(
     schema: &Schema,
     path: &str,
@@ -125,7 +141,9 @@ fn node(
         }
     }
     if let Some(additional) = schema.additional_schema() {
-        let correlatable = correlatable && schema.map_type.as_deref() != Some("atomic");
+        // `MapIsCorrelatable`: granular (the default) and atomic maps both pair values.
+        let correlatable = correlatable
+            && matches!(schema.map_type.as_deref(), None | Some("granular" | "atomic"));
         let n = node(
             additional,
             &child(path, "additionalProperties"),

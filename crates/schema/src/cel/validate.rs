@@ -1,5 +1,6 @@
 //! Evaluating compiled rules over an object: the traversal, the cost budget and the
-//! field errors of `cel/validation.go`.
+//! field errors of `cel/validation.go`; on update, `oldSelf` bound to the correlated old
+//! value and the ratcheting of rules that do not use it.
 
 use super::compile::Expression;
 use super::cost::{self, PER_CALL_LIMIT, VALIDATION_BUDGET};
@@ -7,6 +8,7 @@ use super::env::env;
 use super::errors::go_text;
 use super::rules::{CelOutcome, Node, Rule};
 use super::value::to_cel;
+use crate::correlation::{old_field, Correlated, MapList};
 use crate::field_error::{BadValue, ErrorType, FieldError};
 use crate::schema::Schema;
 use cel::common::types::{CelBool, CelOptional, CelString};
@@ -22,9 +24,12 @@ struct Run {
     stopped: bool,
 }
 
+/// Evaluates the rules under `root` on `value`; `old` is the object before an update
+/// (`None` on create).
 pub(super) fn run(
     root: &Node,
     value: &Value,
+    old: Option<&Value>,
     schema: &Schema,
     is_resource_root: bool,
 ) -> CelOutcome {
@@ -33,8 +38,72 @@ pub(super) fn run(
         budget: VALIDATION_BUDGET,
         stopped: false,
     };
-    run.node(root, value, schema, None, is_resource_root);
+    let old = old.filter(|o| !o.is_null());
+    let ratchet = Ratchet {
+        current: old.map(|o| Correlated::new(value, o, schema)),
+        parent: None,
+    };
+    let at = At {
+        path: None,
+        resource: is_resource_root,
+        old,
+        ratchet,
+    };
+    run.node(root, value, schema, at);
     run.outcome
+}
+
+/// `ratchetingOptions`: the node's correlation to its old value, else the nearest
+/// correlated ancestor's. A failing rule that does not use `oldSelf` is not reported when
+/// that value is unchanged.
+#[derive(Clone, Copy, Default)]
+struct Ratchet<'a> {
+    current: Option<Correlated<'a>>,
+    parent: Option<Correlated<'a>>,
+}
+
+impl<'a> Ratchet<'a> {
+    fn unchanged(&self) -> bool {
+        match (&self.current, &self.parent) {
+            (Some(c), _) => c.deep_equal(),
+            (None, Some(p)) => p.deep_equal(),
+            (None, None) => false,
+        }
+    }
+
+    fn key(self, name: &str) -> Ratchet<'a> {
+        let Some(current) = self.current else {
+            return self;
+        };
+        if self.parent.is_none() && (name == "apiVersion" || name == "kind") {
+            // Both sides are converted to the same version: a change there is invisible.
+            return Ratchet::default();
+        }
+        Ratchet {
+            current: current.key(name),
+            parent: Some(current),
+        }
+    }
+
+    fn index(self, index: usize) -> Ratchet<'a> {
+        let Some(current) = self.current else {
+            return self;
+        };
+        Ratchet {
+            current: current.index(index),
+            parent: Some(current),
+        }
+    }
+}
+
+/// Where the walk is: the field path, whether the node is a resource root, the old value
+/// `oldSelf` sees and the ratcheting state.
+#[derive(Clone, Copy)]
+struct At<'a, 'p> {
+    path: Option<&'p str>,
+    resource: bool,
+    old: Option<&'a Value>,
+    ratchet: Ratchet<'a>,
 }
 
 fn path_child(path: Option<&str>, name: &str) -> String {
@@ -56,49 +125,83 @@ enum Verdict {
 }
 
 impl Run {
-    fn node(
-        &mut self,
-        node: &Node,
-        value: &Value,
-        schema: &Schema,
-        path: Option<&str>,
-        resource: bool,
-    ) {
+    fn node<'a>(&mut self, node: &Node, value: &'a Value, schema: &'a Schema, at: At<'a, '_>) {
         if value.is_null() || self.stopped {
             return;
         }
+        let path = at.path;
         if !node.rules.is_empty() {
+            let this_self = || to_cel(value, schema, at.resource);
+            let old_self = || at.old.map(|o| to_cel(o, schema, at.resource));
             let mut this = Context::with_env(env());
-            this.add_variable_as_val("self", to_cel(value, schema, resource));
-            this.add_variable_as_val("oldSelf", Box::new(CelOptional::none()));
+            this.add_variable_as_val("self", this_self());
+            if let Some(old) = old_self() {
+                this.add_variable_as_val("oldSelf", old);
+            }
+            let mut optional = Context::with_env(env());
+            optional.add_variable_as_val("self", this_self());
+            optional.add_variable_as_val(
+                "oldSelf",
+                Box::new(match old_self() {
+                    Some(old) => CelOptional::of(old),
+                    None => CelOptional::none(),
+                }),
+            );
             for rule in &node.rules {
                 if self.stopped {
                     return;
                 }
-                self.rule(rule, &this, value, schema, path);
+                let optional_old_self = rule.source.optional_old_self == Some(true);
+                let cx = if optional_old_self { &optional } else { &this };
+                // The message expression sees the plain activation, as upstream.
+                self.rule(rule, cx, &this, value, schema, at);
             }
         }
+        // `oldSelf` pairs values through every object field and `map` list keys.
         if let (Some(n), Some(fields), Some(s)) = (
             &node.additional,
             value.as_object(),
             schema.additional_schema(),
         ) {
             for (key, v) in fields {
-                self.node(n, v, s, Some(&path_index(path, key)), false);
+                let child_path = path_index(path, key);
+                let child = At {
+                    path: Some(&child_path),
+                    resource: false,
+                    old: old_field(at.old, key),
+                    ratchet: at.ratchet.key(key),
+                };
+                self.node(n, v, s, child);
             }
         }
         if let Some(fields) = value.as_object() {
             for (name, n) in &node.properties {
                 if let (Some(v), Some(s)) = (fields.get(name), schema.property(name)) {
-                    self.node(n, v, s, Some(&path_child(path, name)), false);
+                    let child_path = path_child(path, name);
+                    let child = At {
+                        path: Some(&child_path),
+                        resource: false,
+                        old: old_field(at.old, name),
+                        ratchet: at.ratchet.key(name),
+                    };
+                    self.node(n, v, s, child);
                 }
             }
         }
         if let (Some(n), Some(items), Some(s)) =
             (&node.items, value.as_array(), schema.items.as_deref())
         {
+            let old_items = at.old.and_then(Value::as_array).map_or(&[][..], |v| v);
+            let keyed = MapList::new(schema, old_items);
             for (i, v) in items.iter().enumerate() {
-                self.node(n, v, s, Some(&path_index(path, &i.to_string())), false);
+                let child_path = path_index(path, &i.to_string());
+                let child = At {
+                    path: Some(&child_path),
+                    resource: false,
+                    old: keyed.get(v).filter(|o| !o.is_null()),
+                    ratchet: at.ratchet.index(i),
+                };
+                self.node(n, v, s, child);
             }
         }
     }
@@ -107,10 +210,12 @@ impl Run {
         &mut self,
         rule: &Rule,
         this: &Context<'_, '_>,
+        message_cx: &Context<'_, '_>,
         value: &Value,
         schema: &Schema,
-        path: Option<&str>,
+        at: At<'_, '_>,
     ) {
+        let path = at.path;
         let source = &rule.source;
         let field = path.map_or_else(|| "<nil>".to_owned(), str::to_owned);
         let type_name = Value::String(schema_type(schema, value).to_owned());
@@ -125,15 +230,22 @@ impl Run {
                 return;
             }
         };
-        if program.uses_old_self && source.optional_old_self != Some(true) {
+        if program.uses_old_self && at.old.is_none() && source.optional_old_self != Some(true) {
+            // A transition rule runs only where there is an old value to compare.
             self.outcome.skipped_transition_rules += 1;
             return;
         }
         match self.evaluate(program, this) {
             Verdict::Pass => {}
             Verdict::Fail => {
-                let detail = self.message(rule, this);
-                self.outcome.errors.push(failure(rule, path, value, detail));
+                let detail = self.message(rule, message_cx);
+                let error = failure(rule, path, value, detail);
+                if !program.uses_old_self && at.ratchet.unchanged() {
+                    // Ratcheting: the server returns this as a warning only.
+                    self.outcome.ratcheted.push(error);
+                } else {
+                    self.outcome.errors.push(error);
+                }
             }
             Verdict::Error(e) => self.outcome.errors.push(FieldError::invalid(
                 field,

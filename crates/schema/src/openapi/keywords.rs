@@ -11,7 +11,7 @@ use kadmit_go::fmt::format_float;
 use serde_json::{Map, Value};
 use std::cmp::Ordering;
 
-impl Walk {
+impl Walk<'_> {
     /// The type validator on null: a typed node accepts it only when nullable.
     pub(super) fn null_type(&mut self, node: &Node) -> usize {
         if node.has_type() && !node.accepts(NULL) && !node.nullable {

@@ -4,6 +4,10 @@
 //! `validation.ValidateCustomResource` does with a nil root path (dialect 1 paths:
 //! `spec.a`, `spec.map.key`, `spec.l[0]`, the root `<nil>`).
 //!
+//! On update (`validate_update`), KEP-4008 ratcheting as kube-openapi's
+//! `ratchetingValueValidator` does it: the errors found at and under a value that
+//! correlates to an unchanged old value are not reported (see `crate::correlation`).
+//!
 //! Numbers follow 1.35: bounds and `multipleOf` are truncated to int64 for int64 data and
 //! numeric formats (`int32`, `double`, ...) are stripped, so never range-checked.
 
@@ -13,6 +17,7 @@ mod node;
 mod pattern;
 mod values;
 
+use crate::correlation::Correlated;
 use crate::field_error::FieldError;
 use crate::schema::Schema;
 use kadmit_go::strconv::quote;
@@ -39,8 +44,25 @@ impl Validator {
         let mut walk = Walk {
             path: String::new(),
             out: Vec::new(),
+            correlated: None,
         };
         walk.node(&self.root, value);
+        distinct(walk.out)
+    }
+
+    /// The field errors of `value` replacing `old` (`schema` is the schema this validator
+    /// was built from: it decides how values correlate), ratcheted.
+    pub fn validate_update(&self, value: &Value, old: &Value, schema: &Schema) -> Vec<FieldError> {
+        let root = Correlated::new(value, old, schema);
+        let mut walk = Walk {
+            path: String::new(),
+            out: Vec::new(),
+            correlated: Some(root),
+        };
+        walk.node(&self.root, value);
+        if !walk.out.is_empty() && root.deep_equal() {
+            return Vec::new();
+        }
         distinct(walk.out)
     }
 }
@@ -64,12 +86,14 @@ fn distinct(errors: Vec<FieldError>) -> Vec<FieldError> {
 /// One validation pass: the kube-openapi path of the node being checked and the errors
 /// found so far. Each check returns kube-openapi's match count, which picks the branch
 /// whose errors an `anyOf`/`oneOf` failure reports.
-struct Walk {
+struct Walk<'a> {
     path: String,
     out: Vec<FieldError>,
+    /// On update: the value being checked with its old value, while they correlate.
+    correlated: Option<Correlated<'a>>,
 }
 
-impl Walk {
+impl Walk<'_> {
     /// `SchemaValidator.Validate`: for null only the type and enum checks run; otherwise
     /// every validator that applies to the value's kind, a failing one not stopping the
     /// rest. The match count adds, per validator run, its own count (type: 1 unless it
@@ -112,8 +136,31 @@ impl Walk {
         count + 1
     }
 
-    /// A value one step below the current node; `segment` is appended to the path.
+    /// A value one step below the current node; `segment` is appended to the path. On
+    /// update, what is found under a child equal to its correlated old value is dropped.
     fn child(&mut self, segment: Segment, node: &Node, value: &Value) -> usize {
+        let parent = self.correlated;
+        let correlated = parent.and_then(|c| match segment {
+            // apiVersion and kind are converted alike on both sides: never ratcheted.
+            Segment::Property(name) | Segment::Key(name)
+                if self.path.is_empty() && (name == "apiVersion" || name == "kind") =>
+            {
+                None
+            }
+            Segment::Property(name) | Segment::Key(name) => c.key(name),
+            Segment::Index(i) => c.index(i),
+        });
+        self.correlated = correlated;
+        let before = self.out.len();
+        let count = self.step(segment, node, value);
+        if self.out.len() > before && correlated.is_some_and(|c| c.deep_equal()) {
+            self.out.truncate(before);
+        }
+        self.correlated = parent;
+        count
+    }
+
+    fn step(&mut self, segment: Segment, node: &Node, value: &Value) -> usize {
         let len = self.path.len();
         match segment {
             Segment::Property(name) => {
