@@ -23,6 +23,7 @@ mod resources;
 mod service;
 mod storage;
 mod util;
+mod update;
 mod volume;
 
 #[cfg(test)]
@@ -30,6 +31,7 @@ mod tests;
 
 use crate::{Kind, Minor};
 use kadmit_schema::field_error::FieldError;
+pub use update::validate_update;
 use meta::Name;
 use serde_json::Value;
 
