@@ -1,13 +1,17 @@
 //! CRDs in the admission pipeline: the decode half of create (prune, default) in the
 //! defaulting stage, the validate half in the schema-validation stage, for every resource
-//! whose group and kind a CRD in the stream, in `--config` or in `--crd` defines.
+//! whose group and kind a CRD in the stream, in `--config` or in `--crd` defines. On
+//! UPDATE the validate half is the server's `ValidateUpdate` against the old object
+//! (transition rules, ratcheting, ObjectMeta update rules).
 
 use crate::core::diagnostic::Diagnostic;
 use crate::core::engine::{Configuration, Engine};
 use crate::core::pipeline::Pipeline;
-use crate::core::pipeline::{Change, Context, Mutation, Mutator, Validator};
+use crate::core::pipeline::{Change, Context, Mutation, Mutator, Operation, Validator};
 use crate::core::resource::Resource;
-use kadmit_schema::admission::{check, prepare, Definition, Refused, Settings};
+use kadmit_schema::admission::{
+    check, check_update, prepare, Definition, FieldValidation, Refused, Settings,
+};
 use kadmit_schema::definition::Crd;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -146,19 +150,40 @@ struct Validate {
     definitions: Arc<Definitions>,
 }
 
+impl Validate {
+    /// The old object as the server stores it: pruned and defaulted (the decode half,
+    /// unknown fields dropped silently); as it is when it does not decode.
+    fn stored(&self, definition: &Definition, old: &Value) -> Value {
+        let settings = Settings {
+            field_validation: FieldValidation::Ignore,
+            write_defaults: true,
+        };
+        prepare(definition, old, settings).map_or_else(|_| old.clone(), |p| p.object)
+    }
+}
+
 impl Validator for Validate {
     fn validate(&self, resource: &Resource, cx: &Context) -> Vec<Diagnostic> {
         let Some(definition) = self.definitions.get(resource) else {
             return Vec::new();
         };
-        match check(definition, &resource.value, &cx.default_namespace) {
+        let update = cx.operation_of(resource) == Operation::Update;
+        let old = cx
+            .old_object_of(resource)
+            .filter(|_| update)
+            .map(|old| self.stored(definition, old));
+        let checked = match &old {
+            Some(old) => check_update(definition, &resource.value, old, &cx.default_namespace),
+            None => check(definition, &resource.value, &cx.default_namespace),
+        };
+        match checked {
             Ok(checked) => {
                 let mut out: Vec<Diagnostic> = checked
                     .warnings
                     .iter()
                     .map(|w| warning(resource, w))
                     .collect();
-                if checked.skipped_transition_rules > 0 {
+                if checked.skipped_transition_rules > 0 && !update {
                     out.push(warning(
                         resource,
                         &format!(
@@ -171,5 +196,117 @@ impl Validator for Validate {
             }
             Err(refusal) => vec![refused(resource, &refusal)],
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::kinds::KindTable;
+    use crate::core::resource::Origin;
+    use kadmit_schema::admission::FieldValidation;
+    use serde_json::json;
+
+    fn resource(value: Value, old: Option<Value>) -> Resource {
+        let origin = Origin {
+            source: Arc::from("test"),
+            index: 0,
+            line: 1,
+            list_item: None,
+            declared: None,
+        };
+        let mut r = Resource::new(value, origin).unwrap();
+        r.old = old.map(Arc::new);
+        r
+    }
+
+    fn context(operation: Operation) -> Context {
+        Context {
+            kinds: KindTable::default(),
+            namespaces: BTreeMap::new(),
+            default_namespace: "default".into(),
+            operation,
+            objects: BTreeMap::new(),
+        }
+    }
+
+    fn validator() -> Box<dyn Validator> {
+        let crd = resource(
+            json!({
+                "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+                "metadata": {"name": "widgets.example.com"},
+                "spec": {"group": "example.com", "scope": "Namespaced",
+                    "names": {"plural": "widgets", "singular": "widget", "kind": "Widget", "listKind": "WidgetList"},
+                    "versions": [{"name": "v1", "served": true, "storage": true, "schema": {"openAPIV3Schema": {
+                        "type": "object", "properties": {"spec": {"type": "object", "properties": {
+                            "size": {"type": "string", "default": "s",
+                                "x-kubernetes-validations": [{"rule": "self == oldSelf", "message": "size is immutable"}]},
+                            "count": {"type": "integer", "maximum": 3}}}}}}}]}
+            }),
+            None,
+        );
+        let (definitions, problems) = Definitions::load(&[&crd]);
+        assert!(problems.is_empty());
+        let settings = Settings {
+            field_validation: FieldValidation::Strict,
+            write_defaults: true,
+        };
+        stages(definitions, settings).1
+    }
+
+    fn widget(spec: Value) -> Value {
+        json!({"apiVersion": "example.com/v1", "kind": "Widget",
+            "metadata": {"name": "w", "namespace": "default"}, "spec": spec})
+    }
+
+    fn messages(diagnostics: Vec<Diagnostic>) -> Vec<String> {
+        diagnostics.into_iter().map(|d| d.message).collect()
+    }
+
+    #[test]
+    fn an_old_object_makes_the_transition_rules_run() {
+        let v = validator();
+        let cx = context(Operation::Create);
+        let changed = resource(widget(json!({"size": "m"})), Some(widget(json!({"size": "l"}))));
+        assert_eq!(
+            messages(v.validate(&changed, &cx)),
+            ["The Widget \"w\" is invalid: spec.size: Invalid value: \"m\": size is immutable"]
+        );
+        let same = resource(widget(json!({"size": "l"})), Some(widget(json!({"size": "l"}))));
+        assert!(v.validate(&same, &cx).is_empty());
+    }
+
+    #[test]
+    fn the_old_object_is_defaulted_as_the_server_stores_it() {
+        // The stored object has the default `s`; the new one says `s` explicitly.
+        let v = validator();
+        let r = resource(widget(json!({"size": "s"})), Some(widget(json!({}))));
+        assert!(v.validate(&r, &context(Operation::Create)).is_empty());
+    }
+
+    #[test]
+    fn unchanged_invalid_values_are_ratcheted_and_changed_ones_reported() {
+        let v = validator();
+        let cx = context(Operation::Create);
+        let r = resource(widget(json!({"count": 9})), Some(widget(json!({"count": 9}))));
+        assert!(v.validate(&r, &cx).is_empty());
+        let r = resource(widget(json!({"count": 8})), Some(widget(json!({"count": 9}))));
+        assert_eq!(
+            messages(v.validate(&r, &cx)),
+            ["The Widget \"w\" is invalid: spec.count: Invalid value: 8: spec.count in body should be less than or equal to 3"]
+        );
+    }
+
+    #[test]
+    fn create_skips_transition_rules_with_a_warning_and_update_without_old_compares_with_itself() {
+        let v = validator();
+        let r = resource(widget(json!({"size": "m", "count": 1})), None);
+        let created = messages(v.validate(&r, &context(Operation::Create)));
+        assert_eq!(created.len(), 1, "{created:?}");
+        assert!(created[0].contains("transition rule(s) (oldSelf) not evaluated"));
+        let r = resource(widget(json!({"size": "m", "count": 9})), None);
+        assert_eq!(v.validate(&r, &context(Operation::Create)).len(), 1);
+        // --operation UPDATE without --old: the object is its own old object.
+        assert!(v.validate(&r, &context(Operation::Update)).is_empty());
     }
 }
