@@ -267,12 +267,18 @@ mod tests {
     fn an_old_object_makes_the_transition_rules_run() {
         let v = validator();
         let cx = context(Operation::Create);
-        let changed = resource(widget(json!({"size": "m"})), Some(widget(json!({"size": "l"}))));
+        let changed = resource(
+            widget(json!({"size": "m"})),
+            Some(widget(json!({"size": "l"}))),
+        );
         assert_eq!(
             messages(v.validate(&changed, &cx)),
             ["The Widget \"w\" is invalid: spec.size: Invalid value: \"m\": size is immutable"]
         );
-        let same = resource(widget(json!({"size": "l"})), Some(widget(json!({"size": "l"}))));
+        let same = resource(
+            widget(json!({"size": "l"})),
+            Some(widget(json!({"size": "l"}))),
+        );
         assert!(v.validate(&same, &cx).is_empty());
     }
 
@@ -288,9 +294,15 @@ mod tests {
     fn unchanged_invalid_values_are_ratcheted_and_changed_ones_reported() {
         let v = validator();
         let cx = context(Operation::Create);
-        let r = resource(widget(json!({"count": 9})), Some(widget(json!({"count": 9}))));
+        let r = resource(
+            widget(json!({"count": 9})),
+            Some(widget(json!({"count": 9}))),
+        );
         assert!(v.validate(&r, &cx).is_empty());
-        let r = resource(widget(json!({"count": 8})), Some(widget(json!({"count": 9}))));
+        let r = resource(
+            widget(json!({"count": 8})),
+            Some(widget(json!({"count": 9}))),
+        );
         assert_eq!(
             messages(v.validate(&r, &cx)),
             ["The Widget \"w\" is invalid: spec.count: Invalid value: 8: spec.count in body should be less than or equal to 3"]

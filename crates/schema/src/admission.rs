@@ -414,7 +414,12 @@ fn stored_old(
     if let (Some(map), Some(version)) = (old.as_object_mut(), new.get("apiVersion")) {
         map.insert("apiVersion".into(), version.clone());
     }
-    reconcile_namespace(&mut old, &definition.crd, request_namespace, &mut Vec::new());
+    reconcile_namespace(
+        &mut old,
+        &definition.crd,
+        request_namespace,
+        &mut Vec::new(),
+    );
     defaulting::default(&mut old, request.version.schema.as_ref());
     old
 }
@@ -474,7 +479,9 @@ fn validate(
     }
     if let Some(validator) = &request.validator {
         match (old, &request.version.schema) {
-            (Some(old), Some(schema)) => errors.extend(validator.validate_update(value, old, schema)),
+            (Some(old), Some(schema)) => {
+                errors.extend(validator.validate_update(value, old, schema))
+            }
             _ => errors.extend(validator.validate(value)),
         }
     }
@@ -483,9 +490,8 @@ fn validate(
             errors.extend(objectmeta::validate(value, schema, false));
         }
         // Ratcheting of list types: an update is checked only if the old object passed.
-        let old_lists_valid = old.is_none_or(|old| {
-            listtype::validate_list_sets_and_maps(old, schema).is_empty()
-        });
+        let old_lists_valid =
+            old.is_none_or(|old| listtype::validate_list_sets_and_maps(old, schema).is_empty());
         if old_lists_valid {
             errors.extend(listtype::validate_list_sets_and_maps(value, schema));
         }

@@ -18,11 +18,11 @@ mod names;
 mod update;
 mod validation;
 
-pub use update::validate_object_meta_update;
 pub use names::{
     dns1035_label_errors, dns1123_label_errors, dns1123_subdomain_errors, label_value_errors,
     parse_group_version, qualified_name_errors, NameRule,
 };
+pub use update::validate_object_meta_update;
 
 use crate::field_error::FieldError;
 use crate::prune::additional;

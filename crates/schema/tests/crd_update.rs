@@ -90,9 +90,11 @@ fn transition_rule_is_skipped_where_the_old_object_had_no_value() {
 
 #[test]
 fn optional_old_self_is_none_on_create_and_some_on_update() {
-    let def = definition(json!({"type": "object", "properties": {"n": {"type": "integer",
+    let def = definition(
+        json!({"type": "object", "properties": {"n": {"type": "integer",
         "x-kubernetes-validations": [{"rule": "oldSelf.hasValue() ? self >= oldSelf.value() : self < 10",
-            "optionalOldSelf": true, "message": "may only grow, from below 10"}]}}}));
+            "optionalOldSelf": true, "message": "may only grow, from below 10"}]}}}),
+    );
     assert!(create(&def, json!({"n": 5})).is_empty());
     assert_eq!(
         create(&def, json!({"n": 50})),
@@ -124,7 +126,8 @@ fn transition_rules_correlate_map_list_items_by_key() {
     let reordered = json!({"ports": [{"name": "https", "port": 443}, {"name": "metrics", "port": 9090},
         {"name": "http", "port": 80}]});
     assert!(update(&def, old.clone(), reordered).is_empty());
-    let changed = json!({"ports": [{"name": "https", "port": 443}, {"name": "http", "port": 8080}]});
+    let changed =
+        json!({"ports": [{"name": "https", "port": 443}, {"name": "http", "port": 8080}]});
     assert_eq!(
         update(&def, old, changed),
         ["spec.ports[1].port: Invalid value: 8080: port is immutable"]
@@ -134,13 +137,24 @@ fn transition_rules_correlate_map_list_items_by_key() {
 #[test]
 fn transition_rules_correlate_granular_and_atomic_map_values_by_key() {
     for map_type in ["granular", "atomic"] {
-        let def = definition(json!({"type": "object", "properties": {"limits": {"type": "object",
+        let def = definition(
+            json!({"type": "object", "properties": {"limits": {"type": "object",
             "x-kubernetes-map-type": map_type,
             "additionalProperties": {"type": "integer", "x-kubernetes-validations": [
-                {"rule": "self >= oldSelf", "message": "may not shrink"}]}}}}));
-        assert!(update(&def, json!({"limits": {"a": 2}}), json!({"limits": {"a": 3, "b": 0}})).is_empty());
+                {"rule": "self >= oldSelf", "message": "may not shrink"}]}}}}),
+        );
+        assert!(update(
+            &def,
+            json!({"limits": {"a": 2}}),
+            json!({"limits": {"a": 3, "b": 0}})
+        )
+        .is_empty());
         assert_eq!(
-            update(&def, json!({"limits": {"a": 2}}), json!({"limits": {"a": 1}})),
+            update(
+                &def,
+                json!({"limits": {"a": 2}}),
+                json!({"limits": {"a": 1}})
+            ),
             ["spec.limits[a]: Invalid value: 1: may not shrink"],
             "{map_type}"
         );
@@ -160,7 +174,10 @@ fn old_self_under_atomic_and_set_lists_is_refused_with_the_crd() {
                         "type": "array", "x-kubernetes-list-type": list_type,
                         "items": {"type": "string", "x-kubernetes-validations": [{"rule": "self == oldSelf"}]}}}}}}}}]}
         });
-        let refusal = Crd::from_value(&crd).err().expect("refused").kubectl_message();
+        let refusal = Crd::from_value(&crd)
+            .err()
+            .expect("refused")
+            .kubectl_message();
         assert!(
             refusal.contains("oldSelf cannot be used on the uncorrelatable portion of the schema"),
             "{list_type}: {refusal}"
@@ -202,7 +219,12 @@ fn ratchet_schema() -> Value {
 #[test]
 fn ratcheting_unchanged_invalid_scalar_is_forgiven() {
     let def = definition(ratchet_schema());
-    assert!(update(&def, json!({"small": "toolong"}), json!({"small": "toolong"})).is_empty());
+    assert!(update(
+        &def,
+        json!({"small": "toolong"}),
+        json!({"small": "toolong"})
+    )
+    .is_empty());
     assert!(update(&def, json!({"count": 0}), json!({"count": 0})).is_empty());
     assert!(update(&def, json!({"mode": "C"}), json!({"mode": "C"})).is_empty());
 }
@@ -212,8 +234,15 @@ fn ratcheting_unchanged_invalid_scalar_is_forgiven() {
 fn ratcheting_changed_invalid_scalar_is_reported() {
     let def = definition(ratchet_schema());
     assert_eq!(
-        update(&def, json!({"small": "toolong"}), json!({"small": "toolonger"})),
-        ["spec.small: Too long: may not be more than 3 bytes", BLOCKED]
+        update(
+            &def,
+            json!({"small": "toolong"}),
+            json!({"small": "toolonger"})
+        ),
+        [
+            "spec.small: Too long: may not be more than 3 bytes",
+            BLOCKED
+        ]
     );
 }
 
@@ -223,7 +252,10 @@ fn ratcheting_new_field_is_validated() {
     let def = definition(ratchet_schema());
     assert_eq!(
         update(&def, json!({}), json!({"mode": "C"})),
-        ["spec.mode: Unsupported value: \"C\": supported values: \"A\", \"B\"", BLOCKED]
+        [
+            "spec.mode: Unsupported value: \"C\": supported values: \"A\", \"B\"",
+            BLOCKED
+        ]
     );
 }
 
@@ -243,10 +275,22 @@ fn ratcheting_sibling_change_keeps_the_unchanged_field_forgiven() {
 #[test]
 fn ratcheting_list_items_by_index() {
     let def = definition(ratchet_schema());
-    assert!(update(&def, json!({"byIndex": ["toolong", "a"]}), json!({"byIndex": ["toolong", "b"]})).is_empty());
+    assert!(update(
+        &def,
+        json!({"byIndex": ["toolong", "a"]}),
+        json!({"byIndex": ["toolong", "b"]})
+    )
+    .is_empty());
     assert_eq!(
-        update(&def, json!({"byIndex": ["toolong"]}), json!({"byIndex": ["a", "toolong"]})),
-        ["spec.byIndex[1]: Too long: may not be more than 3 bytes", BLOCKED]
+        update(
+            &def,
+            json!({"byIndex": ["toolong"]}),
+            json!({"byIndex": ["a", "toolong"]})
+        ),
+        [
+            "spec.byIndex[1]: Too long: may not be more than 3 bytes",
+            BLOCKED
+        ]
     );
 }
 
@@ -255,10 +299,22 @@ fn ratcheting_list_items_by_index() {
 fn ratcheting_atomic_and_set_lists_as_a_whole() {
     let def = definition(ratchet_schema());
     for field in ["atomic", "set"] {
-        assert!(update(&def, json!({field: ["toolong"]}), json!({field: ["toolong"]})).is_empty());
+        assert!(update(
+            &def,
+            json!({field: ["toolong"]}),
+            json!({field: ["toolong"]})
+        )
+        .is_empty());
         assert_eq!(
-            update(&def, json!({field: ["toolong"]}), json!({field: ["toolong", "b"]})),
-            [format!("spec.{field}[0]: Too long: may not be more than 3 bytes"), BLOCKED.to_owned()],
+            update(
+                &def,
+                json!({field: ["toolong"]}),
+                json!({field: ["toolong", "b"]})
+            ),
+            [
+                format!("spec.{field}[0]: Too long: may not be more than 3 bytes"),
+                BLOCKED.to_owned()
+            ],
             "{field}"
         );
     }
@@ -276,9 +332,18 @@ fn ratcheting_map_list_items_by_key() {
 #[test]
 fn ratcheting_map_values_by_key() {
     let def = definition(ratchet_schema());
-    assert!(update(&def, json!({"m": {"a": "toolong"}}), json!({"m": {"a": "toolong", "b": "x"}})).is_empty());
+    assert!(update(
+        &def,
+        json!({"m": {"a": "toolong"}}),
+        json!({"m": {"a": "toolong", "b": "x"}})
+    )
+    .is_empty());
     assert_eq!(
-        update(&def, json!({"m": {"a": "toolong"}}), json!({"m": {"a": "toolong!"}})),
+        update(
+            &def,
+            json!({"m": {"a": "toolong"}}),
+            json!({"m": {"a": "toolong!"}})
+        ),
         ["spec.m.a: Too long: may not be more than 3 bytes", BLOCKED]
     );
 }
@@ -308,8 +373,10 @@ fn ratcheting_cel_rule_on_unchanged_value() {
 /// A transition rule is never ratcheted: it compares with the old value itself.
 #[test]
 fn ratcheting_never_applies_to_transition_rules() {
-    let def = definition(json!({"type": "object", "properties": {"v": {"type": "string",
-        "x-kubernetes-validations": [{"rule": "self != oldSelf", "message": "must change"}]}}}));
+    let def = definition(
+        json!({"type": "object", "properties": {"v": {"type": "string",
+        "x-kubernetes-validations": [{"rule": "self != oldSelf", "message": "must change"}]}}}),
+    );
     assert_eq!(
         update(&def, json!({"v": "a"}), json!({"v": "a"})),
         ["spec.v: Invalid value: \"a\": must change"]
@@ -320,7 +387,12 @@ fn ratcheting_never_applies_to_transition_rules() {
 #[test]
 fn ratcheting_list_type_errors_only_when_the_old_object_was_valid() {
     let def = definition(ratchet_schema());
-    assert!(update(&def, json!({"set": ["a", "a"]}), json!({"set": ["a", "a", "b"]})).is_empty());
+    assert!(update(
+        &def,
+        json!({"set": ["a", "a"]}),
+        json!({"set": ["a", "a", "b"]})
+    )
+    .is_empty());
     assert_eq!(
         update(&def, json!({"set": ["a"]}), json!({"set": ["a", "a"]})),
         ["spec.set[1]: Duplicate value: \"a\""]

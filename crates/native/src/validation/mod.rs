@@ -22,8 +22,8 @@ mod rbac;
 mod resources;
 mod service;
 mod storage;
-mod util;
 mod update;
+mod util;
 mod volume;
 
 #[cfg(test)]
@@ -31,9 +31,9 @@ mod tests;
 
 use crate::{Kind, Minor};
 use kadmit_schema::field_error::FieldError;
-pub use update::validate_update;
 use meta::Name;
 use serde_json::Value;
+pub use update::validate_update;
 
 /// Every native validation error of `object` (a `kind`), in the server's order.
 pub fn validate(kind: Kind<'_>, object: &Value, minor: Minor) -> Vec<FieldError> {

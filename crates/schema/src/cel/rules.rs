@@ -143,7 +143,10 @@ fn node(
     if let Some(additional) = schema.additional_schema() {
         // `MapIsCorrelatable`: granular (the default) and atomic maps both pair values.
         let correlatable = correlatable
-            && matches!(schema.map_type.as_deref(), None | Some("granular" | "atomic"));
+            && matches!(
+                schema.map_type.as_deref(),
+                None | Some("granular" | "atomic")
+            );
         let n = node(
             additional,
             &child(path, "additionalProperties"),

@@ -23,9 +23,13 @@ fn lists_without_a_type_correlate_by_index_sets_and_atomic_lists_not_at_all() {
     let new = json!(["a", "b"]);
     let old = json!(["a", "c"]);
     let plain = schema(json!({"type": "array", "items": items}));
-    assert_eq!(Correlated::new(&new, &old, &plain).index(0).unwrap().old, &json!("a"));
+    assert_eq!(
+        Correlated::new(&new, &old, &plain).index(0).unwrap().old,
+        &json!("a")
+    );
     for list_type in ["set", "atomic"] {
-        let s = schema(json!({"type": "array", "items": items, "x-kubernetes-list-type": list_type}));
+        let s =
+            schema(json!({"type": "array", "items": items, "x-kubernetes-list-type": list_type}));
         let c = Correlated::new(&new, &old, &s);
         assert!(c.index(0).is_none());
         assert!(!c.deep_equal());
@@ -52,7 +56,11 @@ fn integers_and_floats_differ() {
 fn map_list_keys_must_all_be_scalars() {
     let s = schema(json!({"type": "array", "x-kubernetes-list-type": "map",
         "x-kubernetes-list-map-keys": ["a", "b"], "items": {"type": "object"}}));
-    let old = [json!({"a": "x", "b": 1}), json!({"a": "x", "b": [1]}), json!({"a": "x"})];
+    let old = [
+        json!({"a": "x", "b": 1}),
+        json!({"a": "x", "b": [1]}),
+        json!({"a": "x"}),
+    ];
     let list = MapList::new(&s, &old);
     assert_eq!(list.get(&json!({"a": "x", "b": 1, "c": 0})), Some(&old[0]));
     assert_eq!(list.get(&json!({"a": "x"})), None);

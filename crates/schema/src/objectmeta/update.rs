@@ -23,12 +23,18 @@ pub fn validate_object_meta_update(new: &Value, old: &Value, path: &str) -> Vec<
         let before = old_field(name).and_then(Value::as_str).unwrap_or("");
         let after = field(name).and_then(Value::as_str).unwrap_or("");
         if before != after {
-            errs.push(immutable(&format!("{path}.{name}"), Value::String(after.into())));
+            errs.push(immutable(
+                &format!("{path}.{name}"),
+                Value::String(after.into()),
+            ));
         }
     }
     // BeforeUpdate keeps the old uid when the request has none.
     let old_uid = old_field("uid").and_then(Value::as_str).unwrap_or("");
-    if let Some(uid) = field("uid").and_then(Value::as_str).filter(|u| !u.is_empty()) {
+    if let Some(uid) = field("uid")
+        .and_then(Value::as_str)
+        .filter(|u| !u.is_empty())
+    {
         if uid != old_uid {
             errs.push(immutable(&format!("{path}.uid"), Value::String(uid.into())));
         }
@@ -56,7 +62,12 @@ fn no_new_finalizers(new: &Value, old: &Value, field: &str) -> Vec<FieldError> {
     let names = |meta: &Value| -> Vec<String> {
         meta.get("finalizers")
             .and_then(Value::as_array)
-            .map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+            .map(|a| {
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect()
+            })
             .unwrap_or_default()
     };
     let before = names(old);

@@ -14,7 +14,13 @@ pub fn string_map(v: Option<&Value>) -> String {
             entries.sort_by(|a, b| a.0.cmp(b.0));
             let inner: Vec<String> = entries
                 .iter()
-                .map(|(k, v)| format!("{}:{}", quote(k, false), quote(v.as_str().unwrap_or(""), false)))
+                .map(|(k, v)| {
+                    format!(
+                        "{}:{}",
+                        quote(k, false),
+                        quote(v.as_str().unwrap_or(""), false)
+                    )
+                })
                 .collect();
             format!("map[string]string{{{}}}", inner.join(", "))
         }
@@ -49,7 +55,10 @@ pub fn label_selector(selector: Option<&Value>) -> String {
                     format!(
                         "v1.LabelSelectorRequirement{{Key:{}, Operator:{}, Values:{}}}",
                         quote(r.get("key").and_then(Value::as_str).unwrap_or(""), false),
-                        quote(r.get("operator").and_then(Value::as_str).unwrap_or(""), false),
+                        quote(
+                            r.get("operator").and_then(Value::as_str).unwrap_or(""),
+                            false
+                        ),
                         string_slice(r.get("values"))
                     )
                 })
@@ -67,7 +76,10 @@ pub fn label_selector(selector: Option<&Value>) -> String {
 pub fn role_ref(role_ref: Option<&Value>) -> String {
     let field = |k: &str| {
         quote(
-            role_ref.and_then(|r| r.get(k)).and_then(Value::as_str).unwrap_or(""),
+            role_ref
+                .and_then(|r| r.get(k))
+                .and_then(Value::as_str)
+                .unwrap_or(""),
             false,
         )
     };

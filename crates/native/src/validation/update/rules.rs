@@ -36,7 +36,10 @@ pub fn apps_selector(new: &Value, old: &Value) -> Vec<FieldError> {
     if after == before {
         return Vec::new();
     }
-    vec![immutable_struct("spec.selector", gofmt::label_selector(after))]
+    vec![immutable_struct(
+        "spec.selector",
+        gofmt::label_selector(after),
+    )]
 }
 
 /// The StatefulSet spec fields an update may change.
@@ -108,7 +111,10 @@ pub fn job(new: &Value, old: &Value) -> Vec<FieldError> {
         }
     }
     if selector != old_selector {
-        errs.push(immutable_struct("spec.selector", gofmt::label_selector(selector)));
+        errs.push(immutable_struct(
+            "spec.selector",
+            gofmt::label_selector(selector),
+        ));
     }
     let mut template = at(new, "/spec/template").cloned().unwrap_or(Value::Null);
     carry_generated_labels(&mut template, at(old, "/spec/template/metadata/labels"));
@@ -137,12 +143,24 @@ pub fn job(new: &Value, old: &Value) -> Vec<FieldError> {
         }
     }
     for (field, name, go_type) in [
-        ("/spec/podFailurePolicy", "spec.podFailurePolicy", "batch.PodFailurePolicy"),
-        ("/spec/successPolicy", "spec.successPolicy", "batch.SuccessPolicy"),
+        (
+            "/spec/podFailurePolicy",
+            "spec.podFailurePolicy",
+            "batch.PodFailurePolicy",
+        ),
+        (
+            "/spec/successPolicy",
+            "spec.successPolicy",
+            "batch.SuccessPolicy",
+        ),
     ] {
         let after = at(new, field);
         if after != at(old, field) {
-            let shown = if after.is_some() { format!("{go_type}{{…}}") } else { "null".into() };
+            let shown = if after.is_some() {
+                format!("{go_type}{{…}}")
+            } else {
+                "null".into()
+            };
             errs.push(immutable_struct(name, shown));
         }
     }
@@ -156,11 +174,15 @@ fn carry_generated_labels(template: &mut Value, old_labels: Option<&Value>) {
     let Some(t) = template.as_object_mut() else {
         return;
     };
-    let metadata = t.entry("metadata").or_insert_with(|| Value::Object(Map::new()));
+    let metadata = t
+        .entry("metadata")
+        .or_insert_with(|| Value::Object(Map::new()));
     let Some(metadata) = metadata.as_object_mut() else {
         return;
     };
-    let labels = metadata.entry("labels").or_insert_with(|| Value::Object(Map::new()));
+    let labels = metadata
+        .entry("labels")
+        .or_insert_with(|| Value::Object(Map::new()));
     let Some(labels) = labels.as_object_mut() else {
         return;
     };
@@ -190,7 +212,12 @@ fn drop_mutable_while_suspended(template: &mut Value) {
 fn cluster_ips(service: &Value, old: &Value) -> Vec<String> {
     let strings = |v: Option<&Value>| -> Vec<String> {
         v.and_then(Value::as_array)
-            .map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+            .map(|a| {
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect()
+            })
             .unwrap_or_default()
     };
     let ips = strings(at(service, "/spec/clusterIPs"));
@@ -320,7 +347,9 @@ fn merged(secret: &Value) -> Value {
         return out;
     };
     if let Some(map) = out.as_object_mut() {
-        let data = map.entry("data").or_insert_with(|| Value::Object(Map::new()));
+        let data = map
+            .entry("data")
+            .or_insert_with(|| Value::Object(Map::new()));
         if let Some(data) = data.as_object_mut() {
             for (k, v) in strings {
                 let text = v.as_str().unwrap_or("");

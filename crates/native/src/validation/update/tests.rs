@@ -1,0 +1,238 @@
+//! One test per UPDATE rule, with the server's texts.
+
+use super::validate_update;
+use crate::Kind;
+use serde_json::{json, Value};
+
+fn errors(group: &str, kind: &str, new: Value, old: Value) -> Vec<String> {
+    let kind = Kind {
+        group,
+        version: "v1",
+        kind,
+    };
+    validate_update(kind, &new, &old, 35)
+        .iter()
+        .map(|e| e.to_string())
+        .collect()
+}
+
+fn meta() -> Value {
+    json!({"name": "x", "namespace": "default"})
+}
+
+#[test]
+fn deployment_selector_is_immutable() {
+    let d = |app: &str| json!({"metadata": meta(), "spec": {"selector": {"matchLabels": {"app": app}}}});
+    assert!(errors("apps", "Deployment", d("a"), d("a")).is_empty());
+    assert_eq!(
+        errors("apps", "Deployment", d("b"), d("a")),
+        ["spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{\"app\":\"b\"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: field is immutable"]
+    );
+}
+
+#[test]
+fn replica_set_and_daemon_set_selectors_are_immutable() {
+    let new = json!({"metadata": meta(), "spec": {"selector": {"matchExpressions": [{"key": "k", "operator": "In", "values": ["v"]}]}}});
+    let old =
+        json!({"metadata": meta(), "spec": {"selector": {"matchLabels": {"a": "1", "b": "2"}}}});
+    for kind in ["ReplicaSet", "DaemonSet"] {
+        assert_eq!(
+            errors("apps", kind, new.clone(), old.clone()),
+            ["spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string(nil), MatchExpressions:[]v1.LabelSelectorRequirement{v1.LabelSelectorRequirement{Key:\"k\", Operator:\"In\", Values:[]string{\"v\"}}}}: field is immutable"]
+        );
+    }
+}
+
+#[test]
+fn statefulset_spec_fields_other_than_the_mutable_ones_are_forbidden() {
+    let s = |replicas: i64, service: &str| json!({"metadata": meta(), "spec": {"replicas": replicas, "serviceName": service, "template": {"metadata": {"labels": {"r": replicas.to_string()}}}}});
+    assert!(errors("apps", "StatefulSet", s(3, "a"), s(1, "a")).is_empty());
+    assert_eq!(
+        errors("apps", "StatefulSet", s(1, "b"), s(1, "a")),
+        ["spec: Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden"]
+    );
+}
+
+#[test]
+fn job_template_selector_and_completions() {
+    let old = json!({"metadata": meta(), "spec": {"completions": 2,
+        "selector": {"matchLabels": {"batch.kubernetes.io/controller-uid": "u"}},
+        "template": {"metadata": {"labels": {"batch.kubernetes.io/controller-uid": "u", "app": "a"}},
+            "spec": {"containers": [{"name": "c", "image": "i:1"}]}}}});
+    // The manifest leaves out what the server generated: no change.
+    let same = json!({"metadata": meta(), "spec": {"completions": 2,
+        "template": {"metadata": {"labels": {"app": "a"}}, "spec": {"containers": [{"name": "c", "image": "i:1"}]}}}});
+    assert!(errors("batch", "Job", same.clone(), old.clone()).is_empty());
+    let mut changed = same.clone();
+    changed["spec"]["completions"] = json!(3);
+    changed["spec"]["template"]["spec"]["containers"][0]["image"] = json!("i:2");
+    assert_eq!(
+        errors("batch", "Job", changed, old.clone()),
+        [
+            "spec.completions: Invalid value: 3: field is immutable",
+            "spec.template: Invalid value: core.PodTemplateSpec{…}: field is immutable",
+        ]
+    );
+    // A suspended Job that never ran may change its template's labels.
+    let mut suspended = old.clone();
+    suspended["spec"]["suspend"] = json!(true);
+    let mut relabelled = same;
+    relabelled["spec"]["suspend"] = json!(true);
+    relabelled["spec"]["template"]["metadata"]["labels"]["app"] = json!("b");
+    assert!(errors("batch", "Job", relabelled, suspended).is_empty());
+}
+
+#[test]
+fn indexed_job_completions_change_with_parallelism_only() {
+    let j = |c: i64, p: i64| json!({"metadata": meta(), "spec": {"completionMode": "Indexed", "completions": c, "parallelism": p}});
+    assert!(errors("batch", "Job", j(4, 4), j(2, 2)).is_empty());
+    assert_eq!(
+        errors("batch", "Job", j(4, 2), j(2, 2)),
+        ["spec.completions: Invalid value: 4: can only be modified in tandem with spec.parallelism"]
+    );
+}
+
+#[test]
+fn service_cluster_ips_may_not_change() {
+    let svc = |ip: Option<&str>| {
+        let mut s = json!({"metadata": meta(), "spec": {"type": "ClusterIP"}});
+        if let Some(ip) = ip {
+            s["spec"]["clusterIP"] = json!(ip);
+            s["spec"]["clusterIPs"] = json!([ip]);
+        }
+        s
+    };
+    assert!(errors("", "Service", svc(None), svc(Some("10.0.0.1"))).is_empty());
+    assert_eq!(
+        errors("", "Service", svc(Some("10.0.0.2")), svc(Some("10.0.0.1"))),
+        ["spec.clusterIPs[0]: Invalid value: []string{\"10.0.0.2\"}: may not change once set"]
+    );
+    let mut external = svc(Some("10.0.0.2"));
+    external["spec"]["type"] = json!("ExternalName");
+    assert!(errors("", "Service", external, svc(Some("10.0.0.1"))).is_empty());
+}
+
+#[test]
+fn service_secondary_cluster_ip_release_needs_single_stack() {
+    let old = json!({"metadata": meta(), "spec": {"clusterIPs": ["10.0.0.1", "fd00::1"]}});
+    let new = json!({"metadata": meta(), "spec": {"clusterIPs": ["10.0.0.1"], "ipFamilyPolicy": "PreferDualStack"}});
+    assert_eq!(
+        errors("", "Service", new, old.clone()),
+        ["spec.clusterIPs[0]: Invalid value: []string{\"10.0.0.1\"}: `ipFamilyPolicy` must be set to `SingleStack` when releasing the secondary clusterIP"]
+    );
+}
+
+#[test]
+fn immutable_config_map() {
+    let cm = |data: &str, immutable: bool| json!({"metadata": meta(), "immutable": immutable, "data": {"k": data}});
+    assert!(errors("", "ConfigMap", cm("b", false), cm("a", false)).is_empty());
+    assert_eq!(
+        errors("", "ConfigMap", cm("b", false), cm("a", true)),
+        [
+            "immutable: Forbidden: field is immutable when `immutable` is set",
+            "data: Forbidden: field is immutable when `immutable` is set",
+        ]
+    );
+}
+
+#[test]
+fn secret_type_and_immutable_data() {
+    let old =
+        json!({"metadata": meta(), "type": "Opaque", "immutable": true, "data": {"k": "YQ=="}});
+    // stringData is merged into data: "a" is "YQ==".
+    let same = json!({"metadata": meta(), "immutable": true, "stringData": {"k": "a"}});
+    assert!(errors("", "Secret", same, old.clone()).is_empty());
+    let changed = json!({"metadata": meta(), "type": "kubernetes.io/tls", "immutable": true, "data": {"k": "Yg=="}});
+    assert_eq!(
+        errors("", "Secret", changed, old),
+        [
+            "type: Invalid value: \"kubernetes.io/tls\": field is immutable",
+            "data: Forbidden: field is immutable when `immutable` is set",
+        ]
+    );
+}
+
+#[test]
+fn pvc_spec_is_immutable_but_for_a_bound_claims_storage_request() {
+    let pvc = |size: &str, class: &str, phase: &str| {
+        json!({"metadata": meta(),
+        "spec": {"storageClassName": class, "accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": size}}},
+        "status": {"phase": phase}})
+    };
+    assert!(errors(
+        "",
+        "PersistentVolumeClaim",
+        pvc("2Gi", "a", "Bound"),
+        pvc("1Gi", "a", "Bound")
+    )
+    .is_empty());
+    let forbidden = ["spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims"];
+    assert_eq!(
+        errors(
+            "",
+            "PersistentVolumeClaim",
+            pvc("2Gi", "a", "Pending"),
+            pvc("1Gi", "a", "Pending")
+        ),
+        forbidden
+    );
+    assert_eq!(
+        errors(
+            "",
+            "PersistentVolumeClaim",
+            pvc("1Gi", "b", "Bound"),
+            pvc("1Gi", "a", "Bound")
+        ),
+        forbidden
+    );
+}
+
+#[test]
+fn storage_class_updates() {
+    let sc = |p: &str, mode: &str| {
+        json!({"metadata": {"name": "x"}, "provisioner": p, "parameters": {"type": p},
+        "reclaimPolicy": "Delete", "volumeBindingMode": mode})
+    };
+    assert_eq!(
+        errors(
+            "storage.k8s.io",
+            "StorageClass",
+            sc("b", "Immediate"),
+            sc("a", "WaitForFirstConsumer")
+        ),
+        [
+            "parameters: Forbidden: updates to parameters are forbidden.",
+            "provisioner: Forbidden: updates to provisioner are forbidden.",
+            "volumeBindingMode: Invalid value: \"Immediate\": field is immutable",
+        ]
+    );
+}
+
+#[test]
+fn ingress_class_controller_is_immutable() {
+    let ic = |c: &str| json!({"metadata": {"name": "x"}, "spec": {"controller": c}});
+    assert_eq!(
+        errors("networking.k8s.io", "IngressClass", ic("b/c"), ic("a/c")),
+        ["spec.controller: Invalid value: \"b/c\": field is immutable"]
+    );
+}
+
+#[test]
+fn role_binding_role_ref_cannot_change() {
+    let rb = |name: &str| json!({"metadata": meta(), "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": name}});
+    for kind in ["RoleBinding", "ClusterRoleBinding"] {
+        assert_eq!(
+            errors("rbac.authorization.k8s.io", kind, rb("edit"), rb("view")),
+            ["roleRef: Invalid value: rbac.RoleRef{APIGroup:\"rbac.authorization.k8s.io\", Kind:\"ClusterRole\", Name:\"edit\"}: cannot change roleRef"]
+        );
+    }
+}
+
+#[test]
+fn object_meta_uid_is_immutable() {
+    let cm = |uid: &str| json!({"metadata": {"name": "x", "namespace": "default", "uid": uid}});
+    assert_eq!(
+        errors("", "ConfigMap", cm("2"), cm("1")),
+        ["metadata.uid: Invalid value: \"2\": field is immutable"]
+    );
+}
