@@ -174,10 +174,10 @@ fn old_self_under_atomic_and_set_lists_is_refused_with_the_crd() {
                         "type": "array", "x-kubernetes-list-type": list_type,
                         "items": {"type": "string", "x-kubernetes-validations": [{"rule": "self == oldSelf"}]}}}}}}}}]}
         });
-        let refusal = Crd::from_value(&crd)
-            .err()
-            .expect("refused")
-            .kubectl_message();
+        let Err(refusal) = Crd::from_value(&crd) else {
+            panic!("{list_type}: the CRD is refused");
+        };
+        let refusal = refusal.kubectl_message();
         assert!(
             refusal.contains("oldSelf cannot be used on the uncorrelatable portion of the schema"),
             "{list_type}: {refusal}"
