@@ -77,15 +77,22 @@ pub enum Command {
         #[arg(value_enum)]
         shell: CompletionShell,
     },
-    /// Write the kustomize legacy plugin layout for every configuration kind kadmit reads.
+    /// Write the kustomize legacy plugin layout for every configuration kind kadmit reads
+    /// (DIR), and/or a Helm 4 post-renderer plugin (--helm DIR).
     InstallPlugins {
-        /// The plugin home (use it as KUSTOMIZE_PLUGIN_HOME).
-        dir: PathBuf,
+        /// The kustomize plugin home (use it as KUSTOMIZE_PLUGIN_HOME).
+        #[arg(required_unless_present = "helm")]
+        dir: Option<PathBuf>,
+        /// Write the Helm 4 post-renderer plugin `kadmit` (a `postrenderer/v1` plugin running
+        /// `kadmit transform` with the --post-renderer-args) to HELM_DIR/kadmit: use it with
+        /// HELM_PLUGINS=HELM_DIR or `helm plugin install HELM_DIR/kadmit`.
+        #[arg(long, value_name = "HELM_DIR")]
+        helm: Option<PathBuf>,
         /// The kadmit binary the plugins run (default: this one).
         #[arg(long)]
         binary: Option<PathBuf>,
         /// Also link every generator kind found under these plugin roots; repeatable.
-        #[arg(long = "plugin-dir", value_name = "DIR")]
+        #[arg(long = "plugin-dir", value_name = "DIR", requires = "dir")]
         plugin_dirs: Vec<PathBuf>,
     },
     /// Work with admission modules (a module developer's test harness).
@@ -379,8 +386,10 @@ pub enum Invocation {
     },
     Version,
     Completion(CompletionShell),
+    /// `kadmit install-plugins`: the kustomize plugin home and/or the Helm plugins' home.
     InstallPlugins {
-        dir: PathBuf,
+        dir: Option<PathBuf>,
+        helm: Option<PathBuf>,
         binary: Option<PathBuf>,
         plugin_dirs: Vec<PathBuf>,
     },
@@ -487,10 +496,12 @@ fn parse(args: &[String], plugin_config: Option<PathBuf>) -> Invocation {
             Command::Completion { shell } => Invocation::Completion(shell),
             Command::InstallPlugins {
                 dir,
+                helm,
                 binary,
                 plugin_dirs,
             } => Invocation::InstallPlugins {
                 dir,
+                helm,
                 binary,
                 plugin_dirs,
             },
