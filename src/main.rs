@@ -27,6 +27,34 @@ fn main() -> ExitCode {
             print!("{}", cli::completion_script(shell));
             0
         }
+        Invocation::Man {
+            subcommand,
+            out_dir: None,
+        } => match cli::man_page(&subcommand) {
+            Ok(page) => {
+                print!("{page}");
+                0
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                2
+            }
+        },
+        Invocation::Man {
+            out_dir: Some(dir), ..
+        } => match cli::write_man_pages(&dir) {
+            Ok(pages) => {
+                eprintln!("wrote {} manual pages to {}", pages.len(), dir.display());
+                0
+            }
+            Err(e) => {
+                eprintln!(
+                    "error: cannot write the manual pages to {}: {e}",
+                    dir.display()
+                );
+                2
+            }
+        },
         Invocation::InstallPlugins {
             dir,
             helm,
