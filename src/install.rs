@@ -1,7 +1,10 @@
 //! `kadmit install-plugins DIR`: the kustomize legacy exec-plugin layout
 //! (`DIR/<group>/<version>/<lowercase kind>/<Kind>`) for every configuration kind kadmit
 //! reads, each entry a small script that runs this binary; with `--plugin-dir`, also for
-//! every generator kind defined under those roots, the script passing the root on.
+//! every generator kind defined under those roots, the script passing the root on. With
+//! `--helm DIR`, the Helm 4 post-renderer plugin ([`helm`]).
+
+pub mod helm;
 
 use crate::core::config::KNOWN_KINDS;
 use crate::engines::generator::definition;

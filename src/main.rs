@@ -27,11 +27,40 @@ fn main() -> ExitCode {
             print!("{}", cli::completion_script(shell));
             0
         }
+        Invocation::Man {
+            subcommand,
+            out_dir: None,
+        } => match cli::man_page(&subcommand) {
+            Ok(page) => {
+                print!("{page}");
+                0
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                2
+            }
+        },
+        Invocation::Man {
+            out_dir: Some(dir), ..
+        } => match cli::write_man_pages(&dir) {
+            Ok(pages) => {
+                eprintln!("wrote {} manual pages to {}", pages.len(), dir.display());
+                0
+            }
+            Err(e) => {
+                eprintln!(
+                    "error: cannot write the manual pages to {}: {e}",
+                    dir.display()
+                );
+                2
+            }
+        },
         Invocation::InstallPlugins {
             dir,
+            helm,
             binary,
             plugin_dirs,
-        } => install(&dir, binary, &plugin_dirs),
+        } => install(dir.as_deref(), helm.as_deref(), binary, &plugin_dirs),
         Invocation::Module(command) => cli::execute_module(command),
         Invocation::Test { paths, report } => test(&paths, report.as_deref()),
         Invocation::Run {
@@ -157,8 +186,10 @@ fn test(paths: &[std::path::PathBuf], report: Option<&std::path::Path>) -> i32 {
     verdict.exit_code()
 }
 
+/// `kadmit install-plugins [DIR] [--helm HELM_DIR]`: each layout asked for, then how to use it.
 fn install(
-    dir: &std::path::Path,
+    dir: Option<&std::path::Path>,
+    helm: Option<&std::path::Path>,
     binary: Option<std::path::PathBuf>,
     plugin_dirs: &[std::path::PathBuf],
 ) -> i32 {
@@ -169,21 +200,35 @@ fn install(
             return 2;
         }
     };
-    match install::install_plugins(dir, &binary, plugin_dirs) {
-        Ok(paths) => {
-            eprintln!(
+    if let Some(dir) = dir {
+        match install::install_plugins(dir, &binary, plugin_dirs) {
+            Ok(paths) => eprintln!(
                 "installed {} plugin entries under {}\nuse: KUSTOMIZE_PLUGIN_HOME={} kubectl kustomize --enable-alpha-plugins DIR",
                 paths.len(),
                 dir.display(),
                 dir.display()
-            );
-            0
-        }
-        Err(e) => {
-            eprintln!("error: {e:#}");
-            2
+            ),
+            Err(e) => {
+                eprintln!("error: {e:#}");
+                return 2;
+            }
         }
     }
+    if let Some(helm) = helm {
+        match install::helm::install(helm, &binary) {
+            Ok(path) => eprintln!(
+                "installed the Helm 4 post-renderer plugin {}\nuse: HELM_PLUGINS={} helm template RELEASE CHART --post-renderer {} --post-renderer-args --config=POLICIES",
+                path.display(),
+                helm.display(),
+                install::helm::PLUGIN_NAME
+            ),
+            Err(e) => {
+                eprintln!("error: {e:#}");
+                return 2;
+            }
+        }
+    }
+    0
 }
 
 fn ensure_newline(text: &str) -> String {

@@ -83,7 +83,7 @@ fn a_failing_suite_exits_1_and_says_why_each_case_failed() {
     // The diagnostics that named the resource follow a failing case, indented.
     assert_eq!(
         lines[1],
-        "    error: Deployment default/batch: ValidatingAdmissionPolicy 'replicalimit-policy.example.com' with binding 'replicalimit-binding-test.example.com' denied request: object.spec.replicas must be no greater than 3 [stdin, document 3, line 52]"
+        "    error: Deployment default/batch: ValidatingAdmissionPolicy 'replicalimit-policy.example.com' with binding 'replicalimit-binding-test.example.com' denied request: object.spec.replicas must be no greater than 3 [examples/admission-policies/rejected/too-many-replicas.yaml, document 1, line 3]"
     );
     assert_eq!(lines.last(), Some(&"1 passed, 5 failed"));
 }

@@ -5,6 +5,7 @@
 //! legacy exec plugin), with no arguments and a `ResourceList` on stdin (KRM function),
 //! and the housekeeping subcommands.
 
+mod man;
 mod module;
 
 use crate::core::pipeline::Operation;
@@ -72,20 +73,38 @@ pub enum Command {
     Test(TestArgs),
     /// Print the version, the commit it was built from and that commit's date.
     Version,
+    /// Print kadmit's manual page (roff: `kadmit man | man -l -`), or a subcommand's
+    /// (`kadmit man transform`), generated from the flag definitions; or write them all.
+    Man {
+        /// The subcommand whose page to print (`transform`, `module run`); none: kadmit(1).
+        #[arg(value_name = "SUBCOMMAND")]
+        subcommand: Vec<String>,
+        /// Write every page (kadmit.1, kadmit-transform.1, …) into DIR instead, as
+        /// packagers install them (e.g. /usr/local/share/man/man1).
+        #[arg(long, value_name = "DIR", conflicts_with = "subcommand")]
+        out_dir: Option<PathBuf>,
+    },
     /// Print a shell completion script (bash, zsh or fish) for kadmit's subcommands and flags.
     Completion {
         #[arg(value_enum)]
         shell: CompletionShell,
     },
-    /// Write the kustomize legacy plugin layout for every configuration kind kadmit reads.
+    /// Write the kustomize legacy plugin layout for every configuration kind kadmit reads
+    /// (DIR), and/or a Helm 4 post-renderer plugin (--helm DIR).
     InstallPlugins {
-        /// The plugin home (use it as KUSTOMIZE_PLUGIN_HOME).
-        dir: PathBuf,
+        /// The kustomize plugin home (use it as KUSTOMIZE_PLUGIN_HOME).
+        #[arg(required_unless_present = "helm")]
+        dir: Option<PathBuf>,
+        /// Write the Helm 4 post-renderer plugin `kadmit` (a `postrenderer/v1` plugin running
+        /// `kadmit transform` with the --post-renderer-args) to HELM_DIR/kadmit: use it with
+        /// HELM_PLUGINS=HELM_DIR or `helm plugin install HELM_DIR/kadmit`.
+        #[arg(long, value_name = "HELM_DIR")]
+        helm: Option<PathBuf>,
         /// The kadmit binary the plugins run (default: this one).
         #[arg(long)]
         binary: Option<PathBuf>,
         /// Also link every generator kind found under these plugin roots; repeatable.
-        #[arg(long = "plugin-dir", value_name = "DIR")]
+        #[arg(long = "plugin-dir", value_name = "DIR", requires = "dir")]
         plugin_dirs: Vec<PathBuf>,
     },
     /// Work with admission modules (a module developer's test harness).
@@ -379,8 +398,15 @@ pub enum Invocation {
     },
     Version,
     Completion(CompletionShell),
+    /// `kadmit man`: one page on stdout, or every page into `out_dir`.
+    Man {
+        subcommand: Vec<String>,
+        out_dir: Option<PathBuf>,
+    },
+    /// `kadmit install-plugins`: the kustomize plugin home and/or the Helm plugins' home.
     InstallPlugins {
-        dir: PathBuf,
+        dir: Option<PathBuf>,
+        helm: Option<PathBuf>,
         binary: Option<PathBuf>,
         plugin_dirs: Vec<PathBuf>,
     },
@@ -405,6 +431,7 @@ const SUBCOMMANDS: &[&str] = &[
     "test",
     "version",
     "completion",
+    "man",
     "install-plugins",
     "module",
     "help",
@@ -455,7 +482,7 @@ pub fn detect(args: &[String], stdin_is_terminal: bool) -> Invocation {
     }
     Invocation::Exit {
         text: format!(
-            "kadmit: unknown subcommand {first:?}: the operation is not supported (expected generate, transform, diff, test, version, completion, install-plugins or module)"
+            "kadmit: unknown subcommand {first:?}: the operation is not supported (expected generate, transform, diff, test, version, completion, man, install-plugins or module)"
         ),
         to_stderr: true,
         code: EXIT_UNSUPPORTED,
@@ -485,12 +512,21 @@ fn parse(args: &[String], plugin_config: Option<PathBuf>) -> Invocation {
             },
             Command::Version => Invocation::Version,
             Command::Completion { shell } => Invocation::Completion(shell),
+            Command::Man {
+                subcommand,
+                out_dir,
+            } => Invocation::Man {
+                subcommand,
+                out_dir,
+            },
             Command::InstallPlugins {
                 dir,
+                helm,
                 binary,
                 plugin_dirs,
             } => Invocation::InstallPlugins {
                 dir,
+                helm,
                 binary,
                 plugin_dirs,
             },
@@ -678,6 +714,16 @@ fn run_invocation(
 pub fn help_text() -> String {
     use clap::CommandFactory;
     Cli::command().render_help().to_string()
+}
+
+/// `kadmit man [SUBCOMMAND…]`: the page, or why there is none.
+pub fn man_page(subcommand: &[String]) -> Result<String, String> {
+    man::page(subcommand)
+}
+
+/// `kadmit man --out-dir DIR`: every page written there.
+pub fn write_man_pages(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    man::write_all(dir)
 }
 
 /// `kadmit module …`: the process exit code.

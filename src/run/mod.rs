@@ -448,13 +448,17 @@ fn unmatched_summary(
     )))
 }
 
-/// Exit 127: without a subcommand kadmit only speaks the KRM function protocol.
+/// Exit 127: without a subcommand kadmit only speaks the KRM function protocol. The
+/// message names the fix for the usual way to get here: a Helm 3 post-renderer (Helm runs
+/// `--post-renderer` with only the `--post-renderer-args` given, and pipes it the rendered
+/// YAML stream) or a pipe into a bare `kadmit`.
 fn not_a_resource_list() -> Outcome {
     Outcome {
         stdout: String::new(),
         diagnostics: vec![Diagnostic::input(
             "no subcommand given and stdin is not a ResourceList: the operation is not supported \
-             (use `kadmit transform` or `kadmit generate`)",
+             (use `kadmit transform` or `kadmit generate`; as a Helm post-renderer: \
+             `--post-renderer kadmit --post-renderer-args transform`)",
         )],
         exit_code: crate::core::diagnostic::EXIT_UNSUPPORTED,
         changes: Vec::new(),

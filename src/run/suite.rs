@@ -311,7 +311,6 @@ struct Prepared {
     name: String,
     file: String,
     options: Options,
-    stdin: Vec<u8>,
     cases: Vec<(Case, Option<(String, Value)>)>,
 }
 
@@ -371,10 +370,10 @@ impl Prepared {
         }
         options.user = o.user.clone();
         options.groups = o.groups.clone();
-        let mut stdin = Vec::new();
-        for path in resources {
-            read_stream(&path, &mut stdin, &mut |e| problems.push(at(e)));
-        }
+        // Read as `-f` reads files (directories walked as with -R), so every diagnostic
+        // names the resource file and line, not a place in a concatenated stream.
+        options.inputs = resources.iter().map(|p| readable_path(p)).collect();
+        options.recursive = true;
         let mut cases = Vec::new();
         for (i, case) in spec.cases.into_iter().enumerate() {
             let filters = case.rule.is_some() || case.message_contains.is_some();
@@ -404,14 +403,13 @@ impl Prepared {
             name,
             file: file.to_owned(),
             options,
-            stdin,
             cases,
         })
     }
 
     /// Runs the resources once and checks every case.
     fn check(self, verdict: &mut Verdict) {
-        let outcome = super::run(self.options, &self.stdin);
+        let outcome = super::run(self.options, &[]);
         if outcome.exit_code == crate::core::diagnostic::EXIT_BAD_INPUT {
             let mut problem = format!(
                 "Test {} [{}]: the run failed on its input or configuration:",
@@ -452,32 +450,30 @@ fn operation(text: &str) -> Option<Operation> {
     }
 }
 
-/// Appends the documents of a file, or of every `*.yaml`, `*.yml` and `*.json` under a
-/// directory, to the stream.
-fn read_stream(path: &Path, stream: &mut Vec<u8>, problem: &mut dyn FnMut(String)) {
-    let files = if path.is_dir() {
-        let walk = walk_files(path, path, "directory", true, |p| {
-            p.extension()
-                .is_some_and(|e| e == "yaml" || e == "yml" || e == "json")
-        });
-        walk.problems.into_iter().for_each(&mut *problem);
-        walk.files
-    } else {
-        vec![path.to_path_buf()]
-    };
-    for file in files {
-        match std::fs::read(&file) {
-            Ok(bytes) => {
-                if !stream.is_empty() {
-                    stream.extend_from_slice(b"---\n");
-                }
-                stream.extend_from_slice(&bytes);
-                if !bytes.ends_with(b"\n") {
-                    stream.push(b'\n');
-                }
+/// `path` with each `dir/..` pair removed when that names the same file (`dir` is no
+/// symbolic link), so a Test's `../app.yaml` is reported as `examples/app.yaml`, not
+/// `examples/tests/../app.yaml`.
+fn readable_path(path: &Path) -> PathBuf {
+    let mut lexical = PathBuf::new();
+    for component in path.components() {
+        match component {
+            std::path::Component::ParentDir
+                if matches!(
+                    lexical.components().next_back(),
+                    Some(std::path::Component::Normal(_))
+                ) =>
+            {
+                lexical.pop();
             }
-            Err(e) => problem(format!("{}: cannot read: {e}", file.display())),
+            other => lexical.push(other),
         }
+    }
+    if lexical.as_os_str().is_empty() {
+        lexical.push(".");
+    }
+    match (lexical.canonicalize(), path.canonicalize()) {
+        (Ok(a), Ok(b)) if a == b => lexical,
+        _ => path.to_path_buf(),
     }
 }
 
