@@ -5,13 +5,16 @@
 //! placed in the mutating phase (`mutating: true`) or the validating phase, in
 //! configuration order after the other engines of that phase.
 
+pub mod capabilities;
 pub mod exec;
 pub mod harness;
 pub mod kubewarden;
+pub mod labels;
 pub mod limits;
 pub mod order;
 pub mod outcome;
 pub mod program;
+pub mod recognize;
 pub mod response;
 pub mod review;
 pub mod runtime;
@@ -21,6 +24,7 @@ pub mod settings;
 pub mod spec;
 pub mod stage;
 pub mod tool;
+pub mod wapc;
 pub mod wasi;
 
 use crate::core::config::{confine_path, ConfigItem, Family};
