@@ -105,7 +105,11 @@ impl Host {
         }
     }
 
-    fn readable(&self, query: &Map<String, Value>, capability: &str) -> Result<&KindObjects, String> {
+    fn readable(
+        &self,
+        query: &Map<String, Value>,
+        capability: &str,
+    ) -> Result<&KindObjects, String> {
         let api_version = text(query, "api_version");
         let kind = text(query, "kind");
         self.kinds
@@ -314,20 +318,45 @@ mod tests {
 
     #[test]
     fn get_resource_finds_the_object_in_its_namespace() {
-        let got = call("kubernetes", "get_resource", json!({"api_version": "v1", "kind": "ConfigMap", "name": "a", "namespace": "dev"})).unwrap();
+        let got = call(
+            "kubernetes",
+            "get_resource",
+            json!({"api_version": "v1", "kind": "ConfigMap", "name": "a", "namespace": "dev"}),
+        )
+        .unwrap();
         assert_eq!(got["metadata"]["namespace"], "dev");
-        let missing = call("kubernetes", "get_resource", json!({"api_version": "v1", "kind": "ConfigMap", "name": "b", "namespace": "dev"}));
+        let missing = call(
+            "kubernetes",
+            "get_resource",
+            json!({"api_version": "v1", "kind": "ConfigMap", "name": "b", "namespace": "dev"}),
+        );
         assert_eq!(missing.unwrap_err(), "configmaps \"b\" not found");
-        let secret = call("kubernetes", "get_resource", json!({"api_version": "v1", "kind": "Secret", "name": "a", "namespace": "dev"}));
-        assert!(secret.unwrap_err().contains("not among its contextAwareResources"));
+        let secret = call(
+            "kubernetes",
+            "get_resource",
+            json!({"api_version": "v1", "kind": "Secret", "name": "a", "namespace": "dev"}),
+        );
+        assert!(secret
+            .unwrap_err()
+            .contains("not among its contextAwareResources"));
     }
 
     #[test]
     fn lists_filter_by_namespace_and_selectors() {
-        let all = call("kubernetes", "list_resources_all", json!({"api_version": "v1", "kind": "ConfigMap"})).unwrap();
+        let all = call(
+            "kubernetes",
+            "list_resources_all",
+            json!({"api_version": "v1", "kind": "ConfigMap"}),
+        )
+        .unwrap();
         assert_eq!(all["kind"], "ConfigMapList");
         assert_eq!(all["items"].as_array().unwrap().len(), 2);
-        let prod = call("kubernetes", "list_resources_by_namespace", json!({"api_version": "v1", "kind": "ConfigMap", "namespace": "prod"})).unwrap();
+        let prod = call(
+            "kubernetes",
+            "list_resources_by_namespace",
+            json!({"api_version": "v1", "kind": "ConfigMap", "namespace": "prod"}),
+        )
+        .unwrap();
         assert_eq!(prod["items"].as_array().unwrap().len(), 1);
         let web = call("kubernetes", "list_resources_all", json!({"api_version": "v1", "kind": "ConfigMap", "label_selector": "tier in (web,api)"})).unwrap();
         assert_eq!(web["items"][0]["metadata"]["namespace"], "prod");
@@ -337,19 +366,38 @@ mod tests {
 
     #[test]
     fn network_capabilities_are_refused_per_call() {
-        for (ns, op) in [("oci", "v1/verify"), ("net", "v1/dns_lookup_host"), ("crypto", "v1/is_certificate_trusted")] {
+        for (ns, op) in [
+            ("oci", "v1/verify"),
+            ("net", "v1/dns_lookup_host"),
+            ("crypto", "v1/is_certificate_trusted"),
+        ] {
             let error = call(ns, op, json!("x")).unwrap_err();
-            assert!(error.contains(&format!("host capability {ns}/{op} needs the network")), "{error}");
+            assert!(
+                error.contains(&format!("host capability {ns}/{op} needs the network")),
+                "{error}"
+            );
         }
-        assert_eq!(call("kubernetes", "can_i", json!({})).unwrap()["allowed"], false);
+        assert_eq!(
+            call("kubernetes", "can_i", json!({})).unwrap()["allowed"],
+            false
+        );
     }
 
     #[test]
     fn log_lines_keep_level_message_and_fields() {
         let mut logs = Logs::default();
         let entry = br#"{"level":"warning","message":"careful","line":3}"#;
-        assert_eq!(host().answer(BINDING, "tracing", "log", entry, &mut logs), Ok(vec![]));
-        assert_eq!(logs.lines, vec![LogLine { level: LogLevel::Warning, message: "careful (line=3)".into() }]);
+        assert_eq!(
+            host().answer(BINDING, "tracing", "log", entry, &mut logs),
+            Ok(vec![])
+        );
+        assert_eq!(
+            logs.lines,
+            vec![LogLine {
+                level: LogLevel::Warning,
+                message: "careful (line=3)".into()
+            }]
+        );
         for _ in 0..MAX_LOG_LINES + 5 {
             let _ = host().answer(BINDING, "tracing", "log", b"x", &mut logs);
         }

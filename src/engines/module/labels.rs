@@ -75,7 +75,10 @@ fn requirement(term: &str) -> Result<Requirement, String> {
         return Ok(Requirement::DoesNotExist(key_of(key, term)?));
     }
     for (op, build) in [
-        ("!=", Requirement::NotEquals as fn(String, String) -> Requirement),
+        (
+            "!=",
+            Requirement::NotEquals as fn(String, String) -> Requirement,
+        ),
         ("==", Requirement::Equals),
         ("=", Requirement::Equals),
     ] {
@@ -107,7 +110,9 @@ fn requirement(term: &str) -> Result<Requirement, String> {
 fn key_of(key: &str, term: &str) -> Result<String, String> {
     let key = key.trim();
     if key.is_empty() || key.contains(char::is_whitespace) {
-        return Err(format!("invalid selector term {term:?}: a label key is expected"));
+        return Err(format!(
+            "invalid selector term {term:?}: a label key is expected"
+        ));
     }
     Ok(key.to_owned())
 }
@@ -118,7 +123,9 @@ mod tests {
     use serde_json::json;
 
     fn matches(selector: &str, labels: Value) -> bool {
-        LabelSelector::parse(selector).unwrap().matches(Some(&labels))
+        LabelSelector::parse(selector)
+            .unwrap()
+            .matches(Some(&labels))
     }
 
     #[test]

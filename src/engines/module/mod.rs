@@ -129,11 +129,24 @@ fn compile(
             requester: requester.clone(),
             spec,
             matched: Default::default(),
+            host: Default::default(),
         };
+        add_lookup_kinds(pipeline, &stage.spec.context_aware);
         if stage.spec.mutating {
             pipeline.mutating.push(Box::new(stage));
         } else {
             pipeline.validating.push(Box::new(stage));
+        }
+    }
+}
+
+/// Asks the run for the objects of the kinds a policy may read through the host.
+fn add_lookup_kinds(pipeline: &mut Pipeline, kinds: &[(String, String)]) {
+    for (api_version, kind) in kinds {
+        let group = api_version.rsplit_once('/').map_or("", |(g, _)| g);
+        let key = (group.to_owned(), kind.clone());
+        if !pipeline.lookup_kinds.contains(&key) {
+            pipeline.lookup_kinds.push(key);
         }
     }
 }

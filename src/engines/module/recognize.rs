@@ -40,7 +40,9 @@ pub fn kind_of(module: &Module) -> Kind {
         .collect();
     let exports: Vec<String> = module.exports().map(|e| e.name().to_owned()).collect();
     let exports_any = |names: &[&str]| exports.iter().any(|e| names.contains(&e.as_str()));
-    if imports.iter().any(|(m, n)| m == "env" && OPA_IMPORTS.contains(&n.as_str()))
+    if imports
+        .iter()
+        .any(|(m, n)| m == "env" && OPA_IMPORTS.contains(&n.as_str()))
         || exports_any(&OPA_EXPORTS)
     {
         Kind::OpaRego
@@ -75,15 +77,25 @@ mod tests {
     #[test]
     fn modules_are_told_apart_by_their_imports_and_exports() {
         assert_eq!(
-            kind(r#"(module (import "env" "opa_abort" (func (param i32))) (func (export "eval")))"#),
+            kind(
+                r#"(module (import "env" "opa_abort" (func (param i32))) (func (export "eval")))"#
+            ),
             Kind::OpaRego
         );
         assert_eq!(
-            kind(r#"(module (func (export "__guest_call") (param i32 i32) (result i32) i32.const 1))"#),
+            kind(
+                r#"(module (func (export "__guest_call") (param i32 i32) (result i32) i32.const 1))"#
+            ),
             Kind::KubewardenWapc
         );
-        assert_eq!(kind(r#"(module (func (export "validate")))"#), Kind::K8sWasi);
-        assert_eq!(kind(r#"(module (func (export "_start")))"#), Kind::KubewardenWasi);
+        assert_eq!(
+            kind(r#"(module (func (export "validate")))"#),
+            Kind::K8sWasi
+        );
+        assert_eq!(
+            kind(r#"(module (func (export "_start")))"#),
+            Kind::KubewardenWasi
+        );
         assert_eq!(kind(r#"(module)"#), Kind::Unknown);
     }
 }

@@ -65,8 +65,7 @@ impl WasmModule {
     pub fn exports_guest_call(&self) -> bool {
         match self.module.get_export(GUEST_CALL) {
             Some(ExternType::Func(ty)) => {
-                ty.params() == [wasmi::ValType::I32; 2]
-                    && ty.results() == [wasmi::ValType::I32]
+                ty.params() == [wasmi::ValType::I32; 2] && ty.results() == [wasmi::ValType::I32]
             }
             _ => false,
         }

@@ -157,7 +157,8 @@ fn charge(caller: &mut Caller<'_, Sandbox>, fuel: u64) -> Result<(), Error> {
 fn guest_request(mut caller: Caller<'_, Sandbox>, op_at: i32, at: i32) -> Result<(), Error> {
     let operation = std::mem::take(&mut caller.data_mut().wapc.operation);
     let payload = std::mem::take(&mut caller.data_mut().wapc.payload);
-    let result = write(&mut caller, op_at, &operation).and_then(|()| write(&mut caller, at, &payload));
+    let result =
+        write(&mut caller, op_at, &operation).and_then(|()| write(&mut caller, at, &payload));
     let state = &mut caller.data_mut().wapc;
     state.operation = operation;
     state.payload = payload;
