@@ -98,7 +98,7 @@ fn a_mutating_policy_changes_the_object() {
 #[test]
 fn settings_are_validated_at_load() {
     let root = root();
-    let good = "  module: policy.wasm\n  settings:\n    addLabel: {key: team, value: web}\n";
+    let good = "  module: policy.wasm\n  mutating: true\n  settings:\n    addLabel: {key: team, value: web}\n";
     assert_eq!(transform(root.path(), good, CONFIG_MAP).code, 0);
     let bad = "  module: policy.wasm\n  settings:\n    colour: blue\n";
     let ran = transform(root.path(), bad, CONFIG_MAP);
