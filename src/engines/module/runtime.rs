@@ -61,6 +61,11 @@ impl WasmModule {
         })
     }
 
+    /// What kind of module this looks like.
+    pub fn kind(&self) -> super::recognize::Kind {
+        super::recognize::kind_of(&self.module)
+    }
+
     /// Whether the module exports `__guest_call(i32, i32) -> i32`.
     pub fn exports_guest_call(&self) -> bool {
         match self.module.get_export(GUEST_CALL) {

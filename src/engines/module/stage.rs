@@ -4,6 +4,7 @@
 
 use super::capabilities::{Host, KindObjects, LogLevel, Logs};
 use super::kubewarden::validation_verdict;
+use super::kubewarden_kinds::{self as webhook, Webhook};
 use super::order::in_original_order;
 use super::program::Runner;
 use super::response::{admission_verdict, read_envelope, Decision, Verdict};
@@ -35,6 +36,9 @@ pub struct ModuleStage {
     /// What the policy's host calls see: the objects of its `contextAwareResources`,
     /// gathered from the run's context on first use.
     pub host: OnceLock<Arc<Host>>,
+    /// For a Kubewarden `ClusterAdmissionPolicy` or `AdmissionPolicy`: the webhook that
+    /// selects what it sees, in place of `spec.match`.
+    pub webhook: Option<Webhook>,
 }
 
 /// What admission of one resource by one module came to.
@@ -80,14 +84,32 @@ impl ModuleStage {
             namespace: namespace_value.as_ref(),
             source: "",
         };
-        match self.spec.matcher.matches(&target) {
+        let resource_name = cx.kinds.resource_of(&resource.id.group, &resource.id.kind);
+        let matched = match &self.webhook {
+            Some(webhook) => webhook
+                .matches(&webhook::Subject {
+                    operation: cx.operation.as_str(),
+                    group: &resource.id.group,
+                    version: &resource.id.version,
+                    kind: &resource.id.kind,
+                    resource: &resource_name,
+                    name: &resource.id.name,
+                    namespace: namespace.as_deref().unwrap_or(""),
+                    object: &object,
+                    namespace_object: namespace_value.as_ref(),
+                })
+                .map_err(|e| format!("spec.rules: {e}")),
+            None => self
+                .spec
+                .matcher
+                .matches(&target)
+                .map_err(|e| format!("spec.match: {e}")),
+        };
+        match matched {
             Ok(true) => self.matched.store(true, Ordering::Relaxed),
             Ok(false) => return Ok(None),
-            Err(e) => {
-                return Err(self.problem(resource, format!("{}: spec.match: {e}", self.describe())))
-            }
+            Err(e) => return Err(self.problem(resource, format!("{}: {e}", self.describe()))),
         }
-        let resource_name = cx.kinds.resource_of(&resource.id.group, &resource.id.kind);
         let subject = Subject {
             group: &resource.id.group,
             version: &resource.id.version,
@@ -100,6 +122,13 @@ impl ModuleStage {
         let uid = request_uid(&subject);
         let request = admission_request(&subject, &self.requester, &uid, &object);
         let sent_object = request.get("object").cloned();
+        if let Some(webhook) = &self.webhook {
+            match webhook.conditions_pass(&request) {
+                Ok(true) => {}
+                Ok(false) => return Ok(None),
+                Err(e) => return Err(self.problem(resource, format!("{}: {e}", self.describe()))),
+            }
+        }
         let request = match self.spec.protocol {
             Protocol::K8sWasi => admission_review(request),
             Protocol::KubewardenWasi | Protocol::KubewardenWapc => request,
