@@ -156,7 +156,7 @@ fn hostile_guests_stop_within_the_limits() {
         ),
         (
             "huge-response.wasm",
-            "it wrote more than 64Mi to stdout and was stopped",
+            "its response was larger than 64Mi and it was stopped",
         ),
         (
             "host-call-storm.wasm",

@@ -42,6 +42,8 @@ pub enum Failure {
     Exit(i32, String),
     /// A WebAssembly trap, or an exec module killed by a signal; and its stderr.
     Trap(String, String),
+    /// A waPC guest's response was larger than [`OUTPUT_LIMIT`].
+    ResponseLimit,
     /// A waPC guest answered its call with `__guest_error`.
     GuestError(String),
     /// A waPC guest made more than [`MAX_HOST_CALLS`] host calls in one call.
@@ -75,6 +77,11 @@ impl fmt::Display for Failure {
                 write!(f, "trapped: {trap}")?;
                 write_stderr(f, stderr)
             }
+            Failure::ResponseLimit => write!(
+                f,
+                "its response was larger than {} and it was stopped",
+                format_bytes(OUTPUT_LIMIT as u64)
+            ),
             Failure::GuestError(message) => write!(f, "returned an error: {message}"),
             Failure::HostCallStorm => write!(
                 f,

@@ -199,6 +199,9 @@ impl WasmModule {
         if sandbox.wapc.host_call_storm {
             return Err(Failure::HostCallStorm);
         }
+        if sandbox.wapc.response_overflow {
+            return Err(Failure::ResponseLimit);
+        }
         if error.downcast_ref::<Timeout>().is_some()
             || error.as_trap_code() == Some(TrapCode::OutOfFuel)
         {

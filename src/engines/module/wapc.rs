@@ -6,7 +6,7 @@
 //! and `__host_response`, or `__host_error_len` and `__host_error`) and log
 //! (`__console_log`, TinyGo's).
 //!
-//! Limits: a response counts against the stdout limit ([`OUTPUT_LIMIT`]); one guest call
+//! Limits: a response may be as large as the stdout limit ([`OUTPUT_LIMIT`]); one guest call
 //! may make at most [`MAX_HOST_CALLS`] host calls; each host call charges
 //! [`FUEL_PER_HOST_CALL`] plus a unit per byte it copies, and, like every host call,
 //! checks the deadline as it begins.
@@ -50,6 +50,8 @@ pub struct WapcState {
     host_error: Vec<u8>,
     host_calls: u32,
     pub host_call_storm: bool,
+    /// The guest tried to answer more than [`OUTPUT_LIMIT`].
+    pub response_overflow: bool,
     pub host: Arc<Host>,
     pub logs: Logs,
 }
@@ -167,7 +169,7 @@ fn guest_request(mut caller: Caller<'_, Sandbox>, op_at: i32, at: i32) -> Result
 
 fn guest_response(mut caller: Caller<'_, Sandbox>, at: i32, len: i32) -> Result<(), Error> {
     if len as u32 as usize > OUTPUT_LIMIT {
-        caller.data_mut().stdout_overflow = true;
+        caller.data_mut().wapc.response_overflow = true;
         return Err(Error::new("response limit exceeded"));
     }
     let bytes = read(&mut caller, at, len)?;
