@@ -75,11 +75,9 @@ pub fn read(policy: &Value) -> Result<(ModuleSpec, Webhook), Vec<String>> {
         .and_then(Value::as_object)
         .unwrap_or(&empty);
     for key in spec.keys() {
-        let known = READ.contains(&key.as_str()) || CLUSTER_ONLY.contains(&key.as_str());
-        let cluster_field = matches!(key.as_str(), "namespaceSelector" | "contextAwareResources");
-        if !known {
+        if !(READ.contains(&key.as_str()) || CLUSTER_ONLY.contains(&key.as_str())) {
             problems.push(format!("spec.{key}: unknown field"));
-        } else if cluster_field && kind == ADMISSION_POLICY && key == "namespaceSelector" {
+        } else if kind == ADMISSION_POLICY && key == "namespaceSelector" {
             problems.push(format!(
                 "spec.{key}: Forbidden: an AdmissionPolicy applies in its own namespace only"
             ));
@@ -266,5 +264,56 @@ impl Webhook {
             ConditionsResult::NotMatched { .. } => Ok(false),
             ConditionsResult::Error(e) => Err(format!("spec.matchConditions: {e}")),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn problems(policy: Value) -> String {
+        read(&policy).err().expect("refused").join("\n")
+    }
+
+    fn policy(kind: &str, spec: Value) -> Value {
+        json!({"apiVersion": API_VERSION, "kind": kind, "metadata": {"name": "p", "namespace": "prod"}, "spec": spec})
+    }
+
+    #[test]
+    fn a_policy_is_read_into_a_module_spec() {
+        let (spec, _) = read(&policy(
+            "ClusterAdmissionPolicy",
+            json!({"module": "file://p.wasm", "mutating": true, "timeoutEvalSeconds": 3,
+                   "contextAwareResources": [{"apiVersion": "v1", "kind": "Secret"}]}),
+        ))
+        .ok()
+        .unwrap();
+        assert_eq!(spec.program, Program::Wasm("p.wasm".into()));
+        assert!(spec.mutating);
+        assert_eq!(spec.settings, Some(json!({})));
+        assert_eq!(spec.limits.timeout, Duration::from_secs(3));
+        assert_eq!(spec.context_aware, vec![("v1".into(), "Secret".into())]);
+    }
+
+    #[test]
+    fn what_kadmit_cannot_do_is_said_all_at_once() {
+        let text = problems(policy(
+            "AdmissionPolicy",
+            json!({"module": "https://example.com/p.wasm", "mode": "monitor",
+                   "namespaceSelector": {}, "colour": "blue",
+                   "matchConditions": [{"name": "bad", "expression": "object.("}]}),
+        ));
+        for expected in [
+            "spec.module: Unsupported value: \"https://example.com/p.wasm\": kadmit evaluates offline and does not pull policies; fetch it with `kwctl pull https://example.com/p.wasm`",
+            "spec.mode: Unsupported value: \"monitor\"",
+            "spec.namespaceSelector: Forbidden: an AdmissionPolicy applies in its own namespace only",
+            "spec.colour: unknown field",
+            "spec.matchConditions[0].expression: Invalid value:",
+        ] {
+            assert!(text.contains(expected), "{expected:?} missing from:\n{text}");
+        }
+        let old = json!({"apiVersion": "policies.kubewarden.io/v1alpha2", "kind": "ClusterAdmissionPolicy", "spec": {"module": "file://p.wasm"}});
+        assert!(problems(old)
+            .contains("is not a version kadmit reads (known: policies.kubewarden.io/v1)"));
     }
 }
