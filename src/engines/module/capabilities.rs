@@ -40,6 +40,9 @@ pub struct KindObjects {
 #[derive(Debug, Clone, Default)]
 pub struct Host {
     pub kinds: Vec<KindObjects>,
+    /// Where a namespaced object that names no namespace goes (`--namespace`, as kubectl
+    /// would put it).
+    pub default_namespace: String,
 }
 
 /// The level of a policy's log line, and where it goes.
@@ -128,7 +131,7 @@ impl Host {
         let namespace = text(query, "namespace");
         let found = kind.objects.iter().find(|object| {
             metadata(object, "name") == name
-                && (!kind.namespaced || metadata(object, "namespace") == namespace)
+                && (!kind.namespaced || self.namespace_of(object) == namespace)
         });
         match found {
             Some(object) => Ok(serde_json::to_vec(object).expect("JSON serializes")),
@@ -156,7 +159,7 @@ impl Host {
         let items: Vec<&Value> = kind
             .objects
             .iter()
-            .filter(|o| !by_namespace || metadata(o, "namespace") == namespace)
+            .filter(|o| !by_namespace || self.namespace_of(o) == namespace)
             .filter(|o| labels.matches(o.pointer("/metadata/labels")))
             .filter(|o| fields.matches(o))
             .collect();
@@ -167,6 +170,16 @@ impl Host {
             "items": items,
         });
         Ok(serde_json::to_vec(&list).expect("JSON serializes"))
+    }
+}
+
+impl Host {
+    /// An object's namespace, the default one when it names none.
+    fn namespace_of<'a>(&'a self, object: &'a Value) -> &'a str {
+        match metadata(object, "namespace") {
+            "" => &self.default_namespace,
+            namespace => namespace,
+        }
     }
 }
 
@@ -280,7 +293,7 @@ impl FieldSelector {
 }
 
 /// The kinds a policy declared it reads, from the run's objects.
-pub fn host_for(kinds: Vec<KindObjects>) -> Host {
+pub fn host_for(kinds: Vec<KindObjects>, default_namespace: &str) -> Host {
     let mut unique: BTreeMap<(String, String), KindObjects> = BTreeMap::new();
     for kind in kinds {
         unique
@@ -289,6 +302,7 @@ pub fn host_for(kinds: Vec<KindObjects>) -> Host {
     }
     Host {
         kinds: unique.into_values().collect(),
+        default_namespace: default_namespace.to_owned(),
     }
 }
 
@@ -297,16 +311,20 @@ mod tests {
     use super::*;
 
     fn host() -> Host {
-        host_for(vec![KindObjects {
-            api_version: "v1".into(),
-            kind: "ConfigMap".into(),
-            resource: "configmaps".into(),
-            namespaced: true,
-            objects: vec![
-                json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a", "namespace": "prod", "labels": {"tier": "web"}}}),
-                json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a", "namespace": "dev"}}),
-            ],
-        }])
+        host_for(
+            vec![KindObjects {
+                api_version: "v1".into(),
+                kind: "ConfigMap".into(),
+                resource: "configmaps".into(),
+                namespaced: true,
+                objects: vec![
+                    json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a", "namespace": "prod", "labels": {"tier": "web"}}}),
+                    json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a", "namespace": "dev"}}),
+                    json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "b"}}),
+                ],
+            }],
+            "default",
+        )
     }
 
     fn call(namespace: &str, operation: &str, payload: Value) -> Result<Value, String> {
@@ -350,7 +368,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(all["kind"], "ConfigMapList");
-        assert_eq!(all["items"].as_array().unwrap().len(), 2);
+        assert_eq!(all["items"].as_array().unwrap().len(), 3);
         let prod = call(
             "kubernetes",
             "list_resources_by_namespace",

@@ -196,7 +196,7 @@ impl ModuleStage {
                     }
                 })
                 .collect();
-            Arc::new(super::capabilities::host_for(kinds))
+            Arc::new(super::capabilities::host_for(kinds, &cx.default_namespace))
         })
     }
 
