@@ -55,6 +55,9 @@ pub mod module {
     pub mod runtime {
         pub use crate::engines::module::runtime::{engine, WasmModule};
     }
+    pub mod capabilities {
+        pub use crate::engines::module::capabilities::Host;
+    }
 }
 
 /// Reading a stream the way kubectl does, and the resources it gives.

@@ -173,8 +173,8 @@ fn policies_kadmit_does_not_run_are_refused_as_configuration() {
             "Gatekeeper constraint templates and constraints",
         ),
         (
-            policy("policies.kubewarden.io/v1", "ClusterAdmissionPolicy"),
-            "Kubewarden policies",
+            policy("policies.kubewarden.io/v1", "ClusterAdmissionPolicyGroup"),
+            "Kubewarden policy groups (nor Kubewarden policies from the stream)",
         ),
         (
             policy(

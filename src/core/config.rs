@@ -30,6 +30,10 @@ pub enum Family {
     GeneratorDefinition,
     /// A WebAssembly or exec admission module (`kadmit.dev/v1alpha1` `AdmissionModule`).
     AdmissionModule,
+    /// Kubewarden's `policies.kubewarden.io/v1` `ClusterAdmissionPolicy` and
+    /// `AdmissionPolicy`, given as configuration (in the stream they are objects being
+    /// deployed, and pass through).
+    KubewardenPolicy,
     /// Kubernetes' own admission policies: `admissionregistration.k8s.io`
     /// ValidatingAdmissionPolicy, MutatingAdmissionPolicy and their bindings.
     AdmissionPolicy,
@@ -150,6 +154,15 @@ pub const KNOWN_KINDS: &[KnownKind] = &[
     },
 ];
 
+/// The Kubewarden group, and its policy kinds kadmit runs when given as configuration.
+pub const KUBEWARDEN_GROUP: &str = "policies.kubewarden.io";
+pub const KUBEWARDEN_POLICY_KINDS: [&str; 2] = ["ClusterAdmissionPolicy", "AdmissionPolicy"];
+
+/// Whether `id` is a Kubewarden policy kadmit runs from trusted configuration.
+pub fn is_kubewarden_policy(id: &Identity) -> bool {
+    id.group == KUBEWARDEN_GROUP && KUBEWARDEN_POLICY_KINDS.contains(&id.kind.as_str())
+}
+
 /// The family of a configuration document, or `None` for a real resource.
 pub fn classify(resource: &Resource) -> Option<Family> {
     if let Some(known) = known_kind(&resource.id) {
@@ -186,7 +199,7 @@ pub const UNSUPPORTED_FAMILIES: &[UnsupportedFamily] = &[
         kinds: &[],
     },
     UnsupportedFamily {
-        name: "Kubewarden policies",
+        name: "Kubewarden policy groups (nor Kubewarden policies from the stream)",
         groups: &["policies.kubewarden.io"],
         kinds: &[],
     },
@@ -380,7 +393,10 @@ impl Loader {
         base_dir: &Path,
         root: &Path,
     ) {
-        let family = classify(&resource);
+        // Kubewarden policies are configuration only where the operator put them.
+        let family = classify(&resource).or_else(|| {
+            (trusted && is_kubewarden_policy(&resource.id)).then_some(Family::KubewardenPolicy)
+        });
         if family == Some(Family::Kadmit) && resource.id.kind == POLICY_SET_KIND {
             self.expand_policy_set(&resource, trusted, base_dir, root);
         }

@@ -128,7 +128,10 @@ fn check_kinds(
                 .with_rule(id.to_string())
                 .with_origin(&item.resource.origin)
         };
-        if let (Some(family), true) = (unsupported_family(id), item.source.is_trusted()) {
+        let runs = item.family == Some(Family::KubewardenPolicy);
+        if let (Some(family), true, false) =
+            (unsupported_family(id), item.source.is_trusted(), runs)
+        {
             let message = format!(
                 "{id}: kadmit does not run {}, so this policy would not be applied{}",
                 family.name,

@@ -37,6 +37,7 @@ magic-authorizer:magic_authorizer:cdylib
 settings-validator:settings_validator:cdylib
 jsonpatch-mutator:jsonpatch_mutator:cdylib
 kubewarden-policy:kubewarden_policy:bin
+kubewarden-wapc-policy:kubewarden_wapc_policy:cdylib
 "
 RUST_FLAGS="--edition 2021 -C opt-level=z -C lto -C codegen-units=1 -C strip=symbols -C panic=abort"
 

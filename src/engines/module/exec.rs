@@ -62,7 +62,11 @@ impl ExecModule {
         if stdout_overflow {
             return Err(Failure::OutputLimit);
         }
-        let output = Output { stdout, stderr };
+        let output = Output {
+            stdout,
+            stderr,
+            ..Output::default()
+        };
         match status.code() {
             Some(0) => Ok(output),
             Some(code) => Err(Failure::Exit(code, output.stderr_text())),

@@ -99,7 +99,7 @@ impl Call {
                 inferred.review().1
             ));
         }
-        if protocol == Protocol::KubewardenWasi && use_case != UseCase::Validate {
+        if protocol.is_kubewarden() && use_case != UseCase::Validate {
             return Err(
                 "Kubewarden policies answer admission requests only (use case validate)".into(),
             );
@@ -122,7 +122,7 @@ impl Call {
         let object = admission.get("object").filter(|o| !o.is_null()).cloned();
         let request = match protocol {
             Protocol::K8sWasi => request,
-            Protocol::KubewardenWasi => admission,
+            Protocol::KubewardenWasi | Protocol::KubewardenWapc => admission,
         };
         Ok(Call {
             use_case,
@@ -141,7 +141,7 @@ impl Call {
     /// What the module answered: the response to print, and whether it granted the
     /// request (`Err` for an answer the host would refuse).
     pub fn answer(&self, protocol: Protocol, stdout: &[u8]) -> Result<Answer, String> {
-        if protocol == Protocol::KubewardenWasi {
+        if protocol.is_kubewarden() {
             let verdict = validation_verdict(stdout, true, self.object.as_ref())?;
             let response = serde_json::from_slice(stdout).map_err(|e| e.to_string())?;
             return Ok(Answer::from_decision(response, verdict.decision));

@@ -5,13 +5,17 @@
 //! placed in the mutating phase (`mutating: true`) or the validating phase, in
 //! configuration order after the other engines of that phase.
 
+pub mod capabilities;
 pub mod exec;
 pub mod harness;
 pub mod kubewarden;
+pub mod kubewarden_kinds;
+pub mod labels;
 pub mod limits;
 pub mod order;
 pub mod outcome;
 pub mod program;
+pub mod recognize;
 pub mod response;
 pub mod review;
 pub mod runtime;
@@ -21,6 +25,7 @@ pub mod settings;
 pub mod spec;
 pub mod stage;
 pub mod tool;
+pub mod wapc;
 pub mod wasi;
 
 use crate::core::config::{confine_path, ConfigItem, Family};
@@ -59,17 +64,25 @@ pub struct Modules {
 impl Engine for Modules {
     fn compile(&mut self, config: &Configuration<'_>, pipeline: &mut Pipeline) -> Vec<Diagnostic> {
         let mut diagnostics = Vec::new();
-        compile(
-            &config.of(Family::AdmissionModule),
-            &self.settings,
-            pipeline,
-            &mut diagnostics,
-        );
+        // AdmissionModules and Kubewarden policies, together in configuration order.
+        let items: Vec<&ConfigItem> = config
+            .items
+            .iter()
+            .copied()
+            .filter(|item| {
+                matches!(
+                    item.family,
+                    Some(Family::AdmissionModule | Family::KubewardenPolicy)
+                )
+            })
+            .collect();
+        compile(&items, &self.settings, pipeline, &mut diagnostics);
         diagnostics
     }
 }
 
-/// Compiles every `AdmissionModule` into the mutating and validating phases.
+/// Compiles every `AdmissionModule` and Kubewarden policy into the mutating and
+/// validating phases.
 fn compile(
     items: &[&ConfigItem],
     options: &Settings,
@@ -88,8 +101,14 @@ fn compile(
                 .with_rule(rule.clone())
                 .with_origin(&item.resource.origin)
         };
-        let spec = match ModuleSpec::from_resource(&item.resource.value) {
-            Ok(spec) => spec,
+        let read = match item.family {
+            Some(Family::KubewardenPolicy) => {
+                kubewarden_kinds::read(&item.resource.value).map(|(spec, hook)| (spec, Some(hook)))
+            }
+            _ => ModuleSpec::from_resource(&item.resource.value).map(|spec| (spec, None)),
+        };
+        let (mut spec, webhook) = match read {
+            Ok(read) => read,
             Err(problems) => {
                 diagnostics.extend(problems.into_iter().map(report));
                 continue;
@@ -109,6 +128,16 @@ fn compile(
                 continue;
             }
         };
+        if webhook.is_some() {
+            // A Kubewarden policy's module says which protocol it speaks.
+            match kubewarden_protocol(&runner) {
+                Ok(protocol) => spec.protocol = protocol,
+                Err(message) => {
+                    diagnostics.push(report(message));
+                    continue;
+                }
+            }
+        }
         let checked = runner
             .check_entry(spec.protocol, "validate", &name)
             .and_then(|()| {
@@ -125,11 +154,40 @@ fn compile(
             requester: requester.clone(),
             spec,
             matched: Default::default(),
+            host: Default::default(),
+            webhook,
         };
+        add_lookup_kinds(pipeline, &stage.spec.context_aware);
         if stage.spec.mutating {
             pipeline.mutating.push(Box::new(stage));
         } else {
             pipeline.validating.push(Box::new(stage));
+        }
+    }
+}
+
+/// The protocol of a Kubewarden policy's module: waPC (Kubewarden's default) or WASI.
+fn kubewarden_protocol(runner: &Runner) -> Result<spec::Protocol, String> {
+    let Runner::Wasm(module) = runner else {
+        return Err("spec.module: a Kubewarden policy's module is WebAssembly".into());
+    };
+    match module.kind() {
+        recognize::Kind::KubewardenWapc => Ok(spec::Protocol::KubewardenWapc),
+        recognize::Kind::KubewardenWasi => Ok(spec::Protocol::KubewardenWasi),
+        other => Err(format!(
+            "spec.module: not a Kubewarden policy kadmit runs: it looks like {}",
+            other.describe()
+        )),
+    }
+}
+
+/// Asks the run for the objects of the kinds a policy may read through the host.
+fn add_lookup_kinds(pipeline: &mut Pipeline, kinds: &[(String, String)]) {
+    for (api_version, kind) in kinds {
+        let group = api_version.rsplit_once('/').map_or("", |(g, _)| g);
+        let key = (group.to_owned(), kind.clone());
+        if !pipeline.lookup_kinds.contains(&key) {
+            pipeline.lookup_kinds.push(key);
         }
     }
 }

@@ -1,6 +1,8 @@
 //! What running a module produced: its output, or why it produced none that counts.
 
+use super::capabilities::Logs;
 use super::limits::{format_bytes, format_duration};
+use super::wapc::MAX_HOST_CALLS;
 use std::fmt;
 use std::time::Duration;
 
@@ -11,8 +13,13 @@ pub const STDERR_KEPT: usize = 4096;
 
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Output {
+    /// What the module wrote to stdout; a waPC guest's response.
     pub stdout: Vec<u8>,
     pub stderr: Vec<u8>,
+    /// A waPC policy's log lines (`tracing`/`log` host calls).
+    pub logs: Logs,
+    /// What a waPC guest passed to `__guest_error`.
+    pub guest_error: Option<Vec<u8>>,
 }
 
 impl Output {
@@ -35,6 +42,12 @@ pub enum Failure {
     Exit(i32, String),
     /// A WebAssembly trap, or an exec module killed by a signal; and its stderr.
     Trap(String, String),
+    /// A waPC guest's response was larger than [`OUTPUT_LIMIT`].
+    ResponseLimit,
+    /// A waPC guest answered its call with `__guest_error`.
+    GuestError(String),
+    /// A waPC guest made more than [`MAX_HOST_CALLS`] host calls in one call.
+    HostCallStorm,
 }
 
 impl fmt::Display for Failure {
@@ -64,6 +77,16 @@ impl fmt::Display for Failure {
                 write!(f, "trapped: {trap}")?;
                 write_stderr(f, stderr)
             }
+            Failure::ResponseLimit => write!(
+                f,
+                "its response was larger than {} and it was stopped",
+                format_bytes(OUTPUT_LIMIT as u64)
+            ),
+            Failure::GuestError(message) => write!(f, "returned an error: {message}"),
+            Failure::HostCallStorm => write!(
+                f,
+                "it made more than {MAX_HOST_CALLS} host calls in one call and was stopped"
+            ),
         }
     }
 }

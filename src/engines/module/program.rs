@@ -1,7 +1,10 @@
 //! A compiled module, WebAssembly or exec, and how each protocol calls it: k8s-wasi calls
 //! the use case's export (`validate`, `authn`, `authz`); Kubewarden WASI runs `_start`
-//! with argv `policy.wasm <use case>`; an exec module gets the use case as its last argument.
+//! with argv `policy.wasm <use case>`; Kubewarden waPC makes the guest call whose operation
+//! is the use case (`validate`, `validate_settings`, `protocol_version`); an exec module
+//! gets the use case as its last argument.
 
+use super::capabilities::Host;
 use super::exec::ExecModule;
 use super::limits::Limits;
 use super::outcome::{Failure, Output};
@@ -27,14 +30,20 @@ impl Runner {
         }
     }
 
+    /// Calls the module for `use_case` with `stdin` (a waPC guest's payload); a waPC
+    /// guest's host calls are answered by `host`.
     pub fn call(
         &self,
         protocol: Protocol,
         use_case: &str,
         stdin: Vec<u8>,
+        host: &Arc<Host>,
         limits: Limits,
     ) -> Result<Output, Failure> {
         match (self, protocol) {
+            (Runner::Wasm(module), Protocol::KubewardenWapc) => {
+                module.call_wapc(use_case, stdin, Arc::clone(host), limits)
+            }
             (Runner::Wasm(module), Protocol::K8sWasi) => module.call(use_case, &[], stdin, limits),
             (Runner::Wasm(module), Protocol::KubewardenWasi) => {
                 module.call("_start", &[KUBEWARDEN_ARGV0, use_case], stdin, limits)
@@ -57,6 +66,12 @@ impl Runner {
         let export = match protocol {
             Protocol::K8sWasi => use_case,
             Protocol::KubewardenWasi => "_start",
+            Protocol::KubewardenWapc if module.exports_guest_call() => return Ok(()),
+            Protocol::KubewardenWapc => {
+                return Err(format!(
+                    "missing function '__guest_call' (i32, i32) -> i32 in module '{name}': not a waPC policy"
+                ))
+            }
         };
         if module.exports_function(export) {
             Ok(())

@@ -103,10 +103,10 @@ pub fn envelope(protocol: Protocol, request: Value, settings: Option<&Value>) ->
         (_, Some(settings)) => {
             envelope.insert("settings".into(), settings.clone());
         }
-        (Protocol::KubewardenWasi, None) => {
+        (Protocol::K8sWasi, None) => {}
+        (_, None) => {
             envelope.insert("settings".into(), json!({}));
         }
-        (Protocol::K8sWasi, None) => {}
     }
     Value::Object(envelope)
 }

@@ -178,7 +178,7 @@ fn only_wasi_is_provided() {
         .expect("refused");
     assert_eq!(
         error,
-        "the module imports env.socket; kadmit provides only wasi_snapshot_preview1"
+        "the module imports env.socket, which kadmit does not provide (kadmit provides the functions of wasi_snapshot_preview1 and wapc); it looks like a k8s-wasi module (spec.protocol: k8s-wasi)"
     );
     let error = WasmModule::compile(&engine(), b"not wasm")
         .err()

@@ -15,16 +15,29 @@ pub enum Protocol {
     K8sWasi,
     /// Kubewarden WASI policies: argv `policy.wasm validate`, `_start`, a ValidationResponse.
     KubewardenWasi,
+    /// Kubewarden waPC policies: the `validate` operation through `__guest_call`, a
+    /// ValidationResponse; host capabilities through `__host_call`.
+    KubewardenWapc,
 }
 
 impl Protocol {
-    pub const ALL: [Protocol; 2] = [Protocol::K8sWasi, Protocol::KubewardenWasi];
+    pub const ALL: [Protocol; 3] = [
+        Protocol::K8sWasi,
+        Protocol::KubewardenWasi,
+        Protocol::KubewardenWapc,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             Protocol::K8sWasi => "k8s-wasi",
             Protocol::KubewardenWasi => "kubewarden-wasi",
+            Protocol::KubewardenWapc => "kubewarden-wapc",
         }
+    }
+
+    /// Kubewarden's protocols: `{"request", "settings"}` in, a ValidationResponse out.
+    pub fn is_kubewarden(self) -> bool {
+        self != Protocol::K8sWasi
     }
 
     pub fn from_name(text: &str) -> Option<Protocol> {
@@ -49,9 +62,12 @@ pub struct ModuleSpec {
     pub matcher: Match,
     pub mutating: bool,
     pub limits: Limits,
+    /// `contextAwareResources`: the kinds a Kubewarden policy may read through the
+    /// host, as (apiVersion, kind).
+    pub context_aware: Vec<(String, String)>,
 }
 
-const FIELDS: [&str; 8] = [
+const FIELDS: [&str; 9] = [
     "module",
     "exec",
     "protocol",
@@ -60,6 +76,7 @@ const FIELDS: [&str; 8] = [
     "mutating",
     "timeout",
     "memoryLimit",
+    "contextAwareResources",
 ];
 
 impl ModuleSpec {
@@ -83,7 +100,7 @@ impl ModuleSpec {
             None | Some(Value::Null) => Protocol::K8sWasi,
             Some(Value::String(text)) => Protocol::from_name(text).unwrap_or_else(|| {
                 problems.push(format!(
-                    "spec.protocol: Unsupported value: {text:?}: supported values: \"k8s-wasi\", \"kubewarden-wasi\""
+                    "spec.protocol: Unsupported value: {text:?}: supported values: \"k8s-wasi\", \"kubewarden-wasi\", \"kubewarden-wapc\""
                 ));
                 Protocol::K8sWasi
             }),
@@ -106,6 +123,10 @@ impl ModuleSpec {
             }
         };
         let limits = limits(spec, &program, &mut problems);
+        let context_aware = context_aware(spec.get("contextAwareResources"), &mut problems);
+        if let (Some(Program::Exec(_)), Protocol::KubewardenWapc) = (&program, protocol) {
+            problems.push("spec.exec: Invalid value: the kubewarden-wapc protocol needs a WebAssembly module (spec.module)".into());
+        }
         // Without a program there is a problem saying so.
         let (Some(program), true) = (program, problems.is_empty()) else {
             return Err(problems);
@@ -117,8 +138,42 @@ impl ModuleSpec {
             matcher,
             mutating,
             limits,
+            context_aware,
         })
     }
+}
+
+/// `contextAwareResources: [{apiVersion, kind}]`, Kubewarden's list of what a policy
+/// may read.
+pub fn context_aware(value: Option<&Value>, problems: &mut Vec<String>) -> Vec<(String, String)> {
+    let items = match value {
+        None | Some(Value::Null) => return Vec::new(),
+        Some(Value::Array(items)) => items,
+        Some(_) => {
+            problems.push(
+                "spec.contextAwareResources: Invalid value: must be a list of {apiVersion, kind}"
+                    .into(),
+            );
+            return Vec::new();
+        }
+    };
+    let mut kinds = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        let field = |key: &str| {
+            item.get(key)
+                .and_then(Value::as_str)
+                .filter(|s| !s.is_empty())
+        };
+        match (field("apiVersion"), field("kind")) {
+            (Some(api_version), Some(kind)) => {
+                kinds.push((api_version.to_owned(), kind.to_owned()))
+            }
+            _ => problems.push(format!(
+                "spec.contextAwareResources[{i}]: Required value: apiVersion and kind"
+            )),
+        }
+    }
+    kinds
 }
 
 fn program(spec: &Map<String, Value>, problems: &mut Vec<String>) -> Option<Program> {
@@ -306,6 +361,7 @@ mod tests {
             "spec.memorylimit: unknown field",
             "spec: Invalid value: spec.module and spec.exec are mutually exclusive",
             "spec.protocol: Unsupported value: \"wapc\"",
+            "\"kubewarden-wapc\"",
             "spec.timeout: Invalid value: invalid duration \"soon\"",
             "spec.memoryLimit: Invalid value: invalid quantity \"lots\"",
             "spec.mutating: Invalid value",

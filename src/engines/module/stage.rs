@@ -2,7 +2,9 @@
 //! request, call the module, check the answer, and turn it into a change, a rejection,
 //! warnings, or an error naming the module and the resource.
 
+use super::capabilities::{Host, KindObjects, LogLevel, Logs};
 use super::kubewarden::validation_verdict;
+use super::kubewarden_kinds::{self as webhook, Webhook};
 use super::order::in_original_order;
 use super::program::Runner;
 use super::response::{admission_verdict, read_envelope, Decision, Verdict};
@@ -18,6 +20,7 @@ use kadmit_jsonpatch::diff::changed_paths;
 use kadmit_match::matching::Target;
 use serde_json::Value;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 
 /// A compiled `AdmissionModule`.
 pub struct ModuleStage {
@@ -30,6 +33,12 @@ pub struct ModuleStage {
     pub requester: Requester,
     /// Whether the module's `match` took any object of the run.
     pub matched: AtomicBool,
+    /// What the policy's host calls see: the objects of its `contextAwareResources`,
+    /// gathered from the run's context on first use.
+    pub host: OnceLock<Arc<Host>>,
+    /// For a Kubewarden `ClusterAdmissionPolicy` or `AdmissionPolicy`: the webhook that
+    /// selects what it sees, in place of `spec.match`.
+    pub webhook: Option<Webhook>,
 }
 
 /// What admission of one resource by one module came to.
@@ -37,6 +46,8 @@ struct Answer {
     verdict: Verdict,
     /// The namespace kadmit lent a namespaced resource that names none.
     lent_namespace: Option<String>,
+    /// What the policy logged through the host.
+    logs: Logs,
 }
 
 impl ModuleStage {
@@ -73,14 +84,32 @@ impl ModuleStage {
             namespace: namespace_value.as_ref(),
             source: "",
         };
-        match self.spec.matcher.matches(&target) {
+        let resource_name = cx.kinds.resource_of(&resource.id.group, &resource.id.kind);
+        let matched = match &self.webhook {
+            Some(webhook) => webhook
+                .matches(&webhook::Subject {
+                    operation: cx.operation.as_str(),
+                    group: &resource.id.group,
+                    version: &resource.id.version,
+                    kind: &resource.id.kind,
+                    resource: &resource_name,
+                    name: &resource.id.name,
+                    namespace: namespace.as_deref().unwrap_or(""),
+                    object: &object,
+                    namespace_object: namespace_value.as_ref(),
+                })
+                .map_err(|e| format!("spec.rules: {e}")),
+            None => self
+                .spec
+                .matcher
+                .matches(&target)
+                .map_err(|e| format!("spec.match: {e}")),
+        };
+        match matched {
             Ok(true) => self.matched.store(true, Ordering::Relaxed),
             Ok(false) => return Ok(None),
-            Err(e) => {
-                return Err(self.problem(resource, format!("{}: spec.match: {e}", self.describe())))
-            }
+            Err(e) => return Err(self.problem(resource, format!("{}: {e}", self.describe()))),
         }
-        let resource_name = cx.kinds.resource_of(&resource.id.group, &resource.id.kind);
         let subject = Subject {
             group: &resource.id.group,
             version: &resource.id.version,
@@ -93,9 +122,16 @@ impl ModuleStage {
         let uid = request_uid(&subject);
         let request = admission_request(&subject, &self.requester, &uid, &object);
         let sent_object = request.get("object").cloned();
+        if let Some(webhook) = &self.webhook {
+            match webhook.conditions_pass(&request) {
+                Ok(true) => {}
+                Ok(false) => return Ok(None),
+                Err(e) => return Err(self.problem(resource, format!("{}: {e}", self.describe()))),
+            }
+        }
         let request = match self.spec.protocol {
             Protocol::K8sWasi => admission_review(request),
-            Protocol::KubewardenWasi => request,
+            Protocol::KubewardenWasi | Protocol::KubewardenWapc => request,
         };
         let stdin = serde_json::to_vec(&envelope(
             self.spec.protocol,
@@ -105,7 +141,13 @@ impl ModuleStage {
         .expect("a JSON value serializes");
         let output = self
             .runner
-            .call(self.spec.protocol, "validate", stdin, self.spec.limits)
+            .call(
+                self.spec.protocol,
+                "validate",
+                stdin,
+                self.host(cx),
+                self.spec.limits,
+            )
             .map_err(|failure| {
                 self.problem(resource, format!("{} failed: {failure}", self.describe()))
             })?;
@@ -113,7 +155,7 @@ impl ModuleStage {
             Protocol::K8sWasi => read_envelope(&output.stdout).and_then(|review| {
                 admission_verdict(&review, &uid, self.spec.mutating, sent_object.as_ref())
             }),
-            Protocol::KubewardenWasi => {
+            Protocol::KubewardenWasi | Protocol::KubewardenWapc => {
                 validation_verdict(&output.stdout, self.spec.mutating, sent_object.as_ref())
             }
         }
@@ -126,7 +168,68 @@ impl ModuleStage {
         Ok(Some(Answer {
             verdict,
             lent_namespace,
+            logs: output.logs,
         }))
+    }
+
+    /// The objects the policy may read through the host, from `cx` (the same for every
+    /// resource of the run, so gathered once).
+    fn host(&self, cx: &Context) -> &Arc<Host> {
+        self.host.get_or_init(|| {
+            let kinds = self
+                .spec
+                .context_aware
+                .iter()
+                .map(|(api_version, kind)| {
+                    let group = api_version.rsplit_once('/').map_or("", |(g, _)| g);
+                    let key = (group.to_owned(), kind.clone());
+                    KindObjects {
+                        api_version: api_version.clone(),
+                        kind: kind.clone(),
+                        resource: cx.kinds.resource_of(group, kind),
+                        namespaced: cx.kinds.scope_of(group, kind) == Scope::Namespaced,
+                        objects: cx
+                            .objects
+                            .get(&key)
+                            .map(|objects| objects.in_namespace(None).cloned().collect())
+                            .unwrap_or_default(),
+                    }
+                })
+                .collect();
+            Arc::new(super::capabilities::host_for(kinds, &cx.default_namespace))
+        })
+    }
+
+    /// Diagnostics for what the policy logged: errors and warnings as warnings, the rest
+    /// as information.
+    fn report_logs(&self, resource: &Resource, logs: &Logs, out: &mut Vec<Diagnostic>) {
+        let describe = self.describe();
+        let mut lines: Vec<(LogLevel, String)> = logs
+            .lines
+            .iter()
+            .map(|line| (line.level, line.message.clone()))
+            .collect();
+        if logs.dropped > 0 {
+            lines.push((
+                LogLevel::Warning,
+                format!("{} more log lines were dropped", logs.dropped),
+            ));
+        }
+        for (level, message) in lines {
+            let (diagnostic, name): (fn(String) -> Diagnostic, &str) = match level {
+                LogLevel::Error => (Diagnostic::warning, "error"),
+                LogLevel::Warning => (Diagnostic::warning, "warning"),
+                LogLevel::Info => (Diagnostic::info, "info"),
+                LogLevel::Debug => (Diagnostic::info, "debug"),
+                LogLevel::Trace => (Diagnostic::info, "trace"),
+            };
+            out.push(
+                diagnostic(format!("{describe} logged ({name}): {message}"))
+                    .with_resource(&resource.id)
+                    .with_rule(self.rule.clone())
+                    .with_origin(&resource.origin),
+            );
+        }
     }
 
     /// Diagnostics for the verdict's warnings and a denial.
@@ -177,6 +280,7 @@ impl Mutator for ModuleStage {
                 return mutation;
             }
         };
+        self.report_logs(resource, &answer.logs, &mut mutation.diagnostics);
         self.report(resource, &answer.verdict, &mut mutation.diagnostics);
         if let Decision::Allowed(Some(mut patched)) = answer.verdict.decision {
             if let (Some(ns), Some(Value::Object(metadata))) =
@@ -210,7 +314,10 @@ impl Validator for ModuleStage {
     fn validate(&self, resource: &Resource, cx: &Context) -> Vec<Diagnostic> {
         let mut diagnostics = Vec::new();
         match self.consult(resource, cx) {
-            Ok(Some(answer)) => self.report(resource, &answer.verdict, &mut diagnostics),
+            Ok(Some(answer)) => {
+                self.report_logs(resource, &answer.logs, &mut diagnostics);
+                self.report(resource, &answer.verdict, &mut diagnostics)
+            }
             Ok(None) => {}
             Err(problem) => diagnostics.push(problem),
         }

@@ -1,6 +1,7 @@
 //! `kadmit module run`: run one module on one request and print its response, the module
 //! developer's test harness (what `kwctl run` is for Kubewarden policies).
 
+use super::capabilities::Host;
 use super::exec::ExecModule;
 use super::harness::{Call, UseCase};
 use super::limits::{parse_quantity, Limits, MAX_MEMORY_LIMIT};
@@ -101,7 +102,13 @@ fn run(args: &Request, input: Input, settings: Option<Value>) -> Result<i32, Str
         .map_err(|e| format!("{describe}: {e}"))?;
     let stdin = call.stdin(args.protocol, settings.as_ref());
     let output = runner
-        .call(args.protocol, call.use_case.export(), stdin, limits)
+        .call(
+            args.protocol,
+            call.use_case.export(),
+            stdin,
+            &Arc::new(Host::default()),
+            limits,
+        )
         .map_err(|failure| format!("{describe} failed: {failure}"))?;
     if !output.stderr.is_empty() {
         eprintln!("{describe} wrote on stderr: {}", output.stderr_text());

@@ -17,7 +17,9 @@
 //! [`Sandbox::check_deadline`]) and inside `random_get` every [`RANDOM_CHUNK`] bytes.
 
 use super::outcome::OUTPUT_LIMIT;
+use super::recognize::refusal;
 use super::runtime::Timeout;
+use super::wapc::{WapcState, WAPC_MODULE};
 use std::time::Instant;
 use wasmi::{Caller, Error, Extern, ExternType, Linker, Module, ResourceLimiter, Val};
 
@@ -59,6 +61,8 @@ pub struct Sandbox {
     random: SplitMix64,
     pub limiter: MemoryLimiter,
     deadline: Instant,
+    /// The waPC side of a call (unused by WASI-only modules).
+    pub wapc: WapcState,
 }
 
 impl Sandbox {
@@ -76,6 +80,7 @@ impl Sandbox {
                 exceeded: false,
             },
             deadline,
+            wapc: WapcState::default(),
         }
     }
 
@@ -168,25 +173,24 @@ impl SplitMix64 {
     }
 }
 
-/// Defines every WASI function `module` imports; an import from anywhere else is an
-/// error naming it.
+/// Defines every WASI and waPC function `module` imports; an import from anywhere else
+/// is an error naming it and saying what kind of module it looks like.
 pub fn define_imports(linker: &mut Linker<Sandbox>, module: &Module) -> Result<(), String> {
     let mut defined = std::collections::HashSet::new();
     for import in module.imports() {
         let (from, name) = (import.module(), import.name());
         let ExternType::Func(ty) = import.ty() else {
-            return Err(format!(
-                "the module imports {from}.{name}, which is not a function; kadmit provides only the functions of {WASI_MODULE}"
-            ));
+            return Err(refusal(module, from, name, "which is not a function"));
         };
-        if from != WASI_MODULE {
-            return Err(format!(
-                "the module imports {from}.{name}; kadmit provides only {WASI_MODULE}"
-            ));
+        if !defined.insert((from.to_owned(), name.to_owned())) {
+            continue;
         }
-        if defined.insert(name.to_owned()) {
-            define(linker, name, ty).map_err(|e| format!("cannot provide {from}.{name}: {e}"))?;
-        }
+        let defined = match from {
+            WASI_MODULE => define(linker, name, ty),
+            WAPC_MODULE => super::wapc::define(linker, name),
+            _ => return Err(refusal(module, from, name, "which kadmit does not provide")),
+        };
+        defined.map_err(|e| format!("cannot provide {from}.{name}: {e}"))?;
     }
     Ok(())
 }
