@@ -174,7 +174,7 @@ fn policies_kadmit_does_not_run_are_refused_as_configuration() {
         ),
         (
             policy("policies.kubewarden.io/v1", "ClusterAdmissionPolicyGroup"),
-            "Kubewarden policy groups (nor Kubewarden policies from the stream)",
+            "Kubewarden policy groups",
         ),
         (
             policy(

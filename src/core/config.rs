@@ -198,9 +198,16 @@ pub const UNSUPPORTED_FAMILIES: &[UnsupportedFamily] = &[
         groups: &["templates.gatekeeper.sh", "constraints.gatekeeper.sh"],
         kinds: &[],
     },
+    // Kubewarden policies run from configuration only (their modules are files the
+    // operator chose); in the stream they are objects being deployed.
     UnsupportedFamily {
-        name: "Kubewarden policy groups (nor Kubewarden policies from the stream)",
-        groups: &["policies.kubewarden.io"],
+        name: "Kubewarden policies in the stream: kadmit runs them only as configuration",
+        groups: &[KUBEWARDEN_GROUP],
+        kinds: &KUBEWARDEN_POLICY_KINDS,
+    },
+    UnsupportedFamily {
+        name: "Kubewarden policy groups",
+        groups: &[KUBEWARDEN_GROUP],
         kinds: &[],
     },
     UnsupportedFamily {
