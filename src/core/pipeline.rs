@@ -15,6 +15,7 @@ use crate::core::config::ConfigItem;
 use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::core::kinds::{KindTable, Scope};
 use crate::core::resource::Resource;
+use crate::core::update;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
 
@@ -122,9 +123,13 @@ impl Objects {
 
 impl Context {
     /// The operation `resource` is admitted with: UPDATE when it has a previous state
-    /// (`--old`), else the run's operation (`--operation`, CREATE by default).
+    /// (`--old`), DELETE for an old object the stream no longer has
+    /// ([`Resource::deletion`]), else the run's operation (`--operation`, CREATE by
+    /// default).
     pub fn operation_of(&self, resource: &Resource) -> Operation {
-        if resource.old.is_some() {
+        if resource.is_deletion() {
+            Operation::Delete
+        } else if resource.old.is_some() {
             Operation::Update
         } else {
             self.operation
@@ -139,6 +144,15 @@ impl Context {
             (Some(old), _) => Some(old),
             (None, Operation::Create) => None,
             (None, _) => Some(&resource.value),
+        }
+    }
+
+    /// The object rules that select by content look at: the object, or for a DELETE the
+    /// object being deleted (KubeMod, module `match`, as their webhooks read `oldObject`).
+    pub fn content_of<'a>(&self, resource: &'a Resource) -> &'a Value {
+        match &resource.old {
+            Some(old) if resource.is_deletion() => old,
+            _ => &resource.value,
         }
     }
 
@@ -319,6 +333,34 @@ impl Pipeline {
     }
 
     pub fn admit(&self, resource: &mut Resource, cx: &Context) -> Admission {
+        let old = resource.old.clone();
+        let (group, kind) = (resource.id.group.clone(), resource.id.kind.clone());
+        let status_subresource = cx.kinds.has_status_subresource(&group, &kind);
+        // An UPDATE sees what the server's UPDATE carries over from the stored object;
+        // the manifest's own values are put back afterwards (core/update.rs).
+        let carried = old
+            .as_deref()
+            .map(|old| update::carry(&mut resource.value, old, status_subresource));
+        let record = self.admit_carried(resource, cx, |object| {
+            if let Some(old) = old.as_deref() {
+                let custom = cx.kinds.is_custom(&group, &kind);
+                update::bump_generation(object, old, custom, status_subresource);
+            }
+        });
+        if let Some(carried) = carried {
+            carried.restore(&mut resource.value);
+        }
+        record
+    }
+
+    /// [`Pipeline::admit`] once the server's fields are in place; `before_validation`
+    /// runs between the mutating and the validating steps (the server's `BeforeUpdate`).
+    fn admit_carried(
+        &self,
+        resource: &mut Resource,
+        cx: &Context,
+        before_validation: impl FnOnce(&mut Value),
+    ) -> Admission {
         let mut record = Admission::default();
         run_mutators(self.defaulting.iter(), resource, cx, &mut record);
         // A resource the decode step refuses (the server's 400) goes no further.
@@ -329,7 +371,20 @@ impl Pipeline {
         if !self.mutating.is_empty() {
             run_mutators(self.defaulting.iter(), resource, cx, &mut record);
         }
+        before_validation(&mut resource.value);
         for validator in self.schema_validation.iter().chain(&self.validating) {
+            record.diagnostics.extend(validator.validate(resource, cx));
+        }
+        record
+    }
+
+    /// The DELETE of an old object the stream no longer has ([`Resource::deletion`]): the
+    /// validating phase only, whose stages decide by the operation whether their rules
+    /// apply (a DELETE is neither defaulted, mutated nor schema-validated: there is no
+    /// new object).
+    pub fn admit_deletion(&self, resource: &Resource, cx: &Context) -> Admission {
+        let mut record = Admission::default();
+        for validator in &self.validating {
             record.diagnostics.extend(validator.validate(resource, cx));
         }
         record
