@@ -146,29 +146,7 @@ impl Intake {
     /// Every input is the resource stream, with the stream's trust. Returns how many
     /// bytes were read.
     pub fn read_files(&mut self, inputs: &[PathBuf], recursive: bool, stdin: &[u8]) -> usize {
-        let mut files: Vec<PathBuf> = Vec::new();
-        for input in inputs {
-            if input.as_os_str() == "-" || !input.is_dir() {
-                files.push(input.clone());
-                continue;
-            }
-            let walk = walkdir::WalkDir::new(input)
-                .follow_links(true)
-                .sort_by_file_name()
-                .max_depth(if recursive { usize::MAX } else { 1 });
-            for entry in walk {
-                match entry {
-                    Ok(entry) if entry.file_type().is_file() && is_manifest(entry.path()) => {
-                        files.push(entry.into_path())
-                    }
-                    Ok(_) => {}
-                    Err(e) => self.diagnostics.push(Diagnostic::input(format!(
-                        "cannot read -f {}: {e}",
-                        input.display()
-                    ))),
-                }
-            }
-        }
+        let files = manifest_files(inputs, recursive, "-f", &mut self.diagnostics);
         let mut read = 0;
         let mut stdin_read = false;
         let last = files.len().saturating_sub(1);
@@ -569,6 +547,41 @@ fn krm_item_origin(item: &Value, position: usize, list: &Origin) -> Origin {
             ..list.clone()
         },
     }
+}
+
+/// The files `flag` (`-f`, `--old`) names, in order: `-` (stdin) and files as given, a
+/// directory's `*.yaml`, `*.yml` and `*.json` files in name order (its subdirectories
+/// too when `recursive`).
+pub(super) fn manifest_files(
+    inputs: &[PathBuf],
+    recursive: bool,
+    flag: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = Vec::new();
+    for input in inputs {
+        if input.as_os_str() == "-" || !input.is_dir() {
+            files.push(input.clone());
+            continue;
+        }
+        let walk = walkdir::WalkDir::new(input)
+            .follow_links(true)
+            .sort_by_file_name()
+            .max_depth(if recursive { usize::MAX } else { 1 });
+        for entry in walk {
+            match entry {
+                Ok(entry) if entry.file_type().is_file() && is_manifest(entry.path()) => {
+                    files.push(entry.into_path())
+                }
+                Ok(_) => {}
+                Err(e) => diagnostics.push(Diagnostic::input(format!(
+                    "cannot read {flag} {}: {e}",
+                    input.display()
+                ))),
+            }
+        }
+    }
+    files
 }
 
 /// What `-f DIR` reads: kubectl's manifest extensions.
