@@ -185,7 +185,10 @@ mod tests {
         let mut new = manifest.clone();
         let carried = carry(&mut new, &stored(), true);
         assert_eq!(new["metadata"]["uid"], "u-1");
-        assert_eq!(new["metadata"]["generation"], 4, "a request cannot set generation");
+        assert_eq!(
+            new["metadata"]["generation"], 4,
+            "a request cannot set generation"
+        );
         assert_eq!(new["metadata"]["resourceVersion"], "77");
         assert_eq!(new["status"], json!({"replicas": 2}));
         bump_generation(&mut new, &stored(), false, true);

@@ -12,9 +12,9 @@ pub mod suite;
 use crate::core::config::{is_unsupported_family, unsupported_family};
 use crate::core::diagnostic::{exit_code, has_errors, Diagnostic};
 
-use crate::core::pipeline::{Change, Context, Objects, Unmatched};
 /// The admission operation: `--operation`, and per resource with `--old`.
 pub use crate::core::pipeline::Operation;
+use crate::core::pipeline::{Change, Context, Objects, Unmatched};
 use crate::core::resource::{Identity, Origin};
 use crate::engines::generator::discovery::{plugin_roots, Catalog};
 use crate::io::encode::{Encoder, Format};
@@ -293,14 +293,20 @@ fn old_conflicts(options: &Options) -> Vec<Diagnostic> {
         )));
     }
     let old_stdin = options.old_inputs.iter().any(|p| p.as_os_str() == "-");
-    let stream_stdin = options.inputs.is_empty() || options.inputs.iter().any(|p| p.as_os_str() == "-");
+    let stream_stdin =
+        options.inputs.is_empty() || options.inputs.iter().any(|p| p.as_os_str() == "-");
     if old_stdin && stream_stdin {
         problems.push(Diagnostic::input(
             "--old - reads stdin, which the stream also reads: stdin can be read only once \
              (give the stream with -f FILE)",
         ));
     }
-    let stdin_twice = options.old_inputs.iter().filter(|p| p.as_os_str() == "-").count() > 1;
+    let stdin_twice = options
+        .old_inputs
+        .iter()
+        .filter(|p| p.as_os_str() == "-")
+        .count()
+        > 1;
     if stdin_twice {
         problems.push(Diagnostic::input(
             "--old - is given more than once: stdin can be read only once",

@@ -119,10 +119,6 @@ impl OldObjects {
         });
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.objects.is_empty()
-    }
-
     /// Indexes the old objects by identity, the run's kinds known (a namespaced object
     /// naming no namespace is in `--namespace`). Two old objects with one identity are
     /// bad input: the previous state holds each object once.
@@ -163,11 +159,14 @@ impl OldObjects {
 
     /// The DELETEs: every old object no resource of the stream matched, in `--old` order.
     pub fn deletions(&mut self) -> impl Iterator<Item = Resource> + '_ {
-        self.objects.iter_mut().filter(|o| !o.matched).map(|object| {
-            object.matched = true;
-            let value = parse(&std::mem::take(&mut object.body));
-            Resource::deletion(Arc::new(value), object.id.clone(), object.origin.clone())
-        })
+        self.objects
+            .iter_mut()
+            .filter(|o| !o.matched)
+            .map(|object| {
+                object.matched = true;
+                let value = parse(&std::mem::take(&mut object.body));
+                Resource::deletion(Arc::new(value), object.id.clone(), object.origin.clone())
+            })
     }
 }
 
@@ -180,7 +179,12 @@ fn key(id: &Identity, cx: &Context) -> Key {
                 .unwrap_or_else(|| cx.default_namespace.clone()),
         ),
     };
-    (id.group.clone(), id.kind.clone(), namespace, id.name.clone())
+    (
+        id.group.clone(),
+        id.kind.clone(),
+        namespace,
+        id.name.clone(),
+    )
 }
 
 fn parse(body: &str) -> Value {
