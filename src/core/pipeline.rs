@@ -14,7 +14,7 @@
 use crate::core::config::ConfigItem;
 use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::core::kinds::{KindTable, Scope};
-use crate::core::resource::Resource;
+use crate::core::resource::{Identity, Origin, Resource};
 use crate::core::update;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
@@ -376,6 +376,30 @@ impl Pipeline {
             record.diagnostics.extend(validator.validate(resource, cx));
         }
         record
+    }
+
+    /// An old object (`--old`) as the server stores it: defaulted like any object it
+    /// admits. A render of the base branch has no defaults and an export from the cluster
+    /// has them all (defaulting it again changes nothing); either way a rule comparing
+    /// with `oldObject` sees no default as a change. What is wrong with the old object
+    /// is not the change's to answer for: not reported.
+    pub fn stored(&self, old: Value, id: &Identity, origin: &Origin, cx: &Context) -> Value {
+        if self.defaulting.is_empty() {
+            return old;
+        }
+        let mut stored = Resource {
+            value: old,
+            id: id.clone(),
+            origin: origin.clone(),
+            old: None,
+        };
+        run_mutators(
+            self.defaulting.iter(),
+            &mut stored,
+            cx,
+            &mut Admission::default(),
+        );
+        stored.value
     }
 
     /// The DELETE of an old object the stream no longer has ([`Resource::deletion`]): the

@@ -138,7 +138,12 @@ impl Admitter<'_> {
     /// admitted, from where and with which operation, for the reports.
     fn record(&mut self, resource: &mut Resource) {
         if resource.old.is_none() {
-            resource.old = self.old.take(resource, self.cx);
+            resource.old = self.old.take(resource, self.cx).map(|old| {
+                let stored = self
+                    .pipeline
+                    .stored(old, &resource.id, &resource.origin, self.cx);
+                std::sync::Arc::new(stored)
+            });
         }
         self.subjects.push(Subject {
             id: resource.id.clone(),
@@ -151,7 +156,11 @@ impl Admitter<'_> {
     /// Every old object the stream no longer has, as a DELETE through the validating
     /// phase: reported, never written.
     fn admit_deletions(&mut self) {
-        let deletions: Vec<Resource> = self.old.deletions().collect();
+        let (pipeline, cx) = (self.pipeline, self.cx);
+        let deletions: Vec<Resource> = self
+            .old
+            .deletions(|old, id, origin| pipeline.stored(old, id, origin, cx))
+            .collect();
         for resource in deletions {
             self.subjects.push(Subject {
                 id: resource.id.clone(),

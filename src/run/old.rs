@@ -143,7 +143,7 @@ impl OldObjects {
     }
 
     /// The old object of `resource`, when there is one; its stored text is freed.
-    pub fn take(&mut self, resource: &Resource, cx: &Context) -> Option<Arc<Value>> {
+    pub fn take(&mut self, resource: &Resource, cx: &Context) -> Option<Value> {
         if self.index.is_empty() || resource.id.generated_name {
             return None;
         }
@@ -154,17 +154,22 @@ impl OldObjects {
             return None;
         }
         object.matched = true;
-        Some(Arc::new(parse(&std::mem::take(&mut object.body))))
+        Some(parse(&std::mem::take(&mut object.body)))
     }
 
-    /// The DELETEs: every old object no resource of the stream matched, in `--old` order.
-    pub fn deletions(&mut self) -> impl Iterator<Item = Resource> + '_ {
+    /// The DELETEs: every old object no resource of the stream matched, in `--old` order,
+    /// each as `stored` makes it.
+    pub fn deletions<'a>(
+        &'a mut self,
+        mut stored: impl FnMut(Value, &Identity, &Origin) -> Value + 'a,
+    ) -> impl Iterator<Item = Resource> + 'a {
         self.objects
             .iter_mut()
             .filter(|o| !o.matched)
-            .map(|object| {
+            .map(move |object| {
                 object.matched = true;
                 let value = parse(&std::mem::take(&mut object.body));
+                let value = stored(value, &object.id, &object.origin);
                 Resource::deletion(Arc::new(value), object.id.clone(), object.origin.clone())
             })
     }
