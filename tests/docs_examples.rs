@@ -37,6 +37,7 @@ const DOCS: &[&str] = &[
     "docs/yaml.md",
     "docs/builtins.md",
     "docs/admission-policies.md",
+    "docs/update.md",
 ];
 
 /// The working directory of every block (copied fresh for each block).
