@@ -546,3 +546,24 @@ fn old_reads_directories_lists_and_stdin_like_f() {
         pairs(&[("UPDATE", "ConfigMap a"), ("CREATE", "ConfigMap b")])
     );
 }
+
+#[test]
+fn old_documents_keep_the_node_limit() {
+    let big = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata: {a: \"1\", b: \"2\", c: \"3\", d: \"4\", e: \"5\", f: \"6\"}\n";
+    let ran = kadmit(
+        "transform",
+        &configmap("a", None, "x"),
+        big,
+        "",
+        &["--max-document-nodes", "12"],
+    );
+    assert_eq!(ran.code, 2, "{}", ran.stderr);
+    assert!(ran.stdout.is_empty());
+    assert!(
+        ran.stderr.contains("document holds more than 12 nodes")
+            && ran.stderr.contains("--max-document-nodes raises the limit")
+            && ran.stderr.contains("old.yaml, document 1"),
+        "{}",
+        ran.stderr
+    );
+}
