@@ -18,6 +18,7 @@ use crate::core::resource::{Identity, Origin, Resource};
 use crate::core::update;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 /// The admission operation kadmit pretends to perform (`--operation`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -333,7 +334,19 @@ impl Pipeline {
     }
 
     pub fn admit(&self, resource: &mut Resource, cx: &Context) -> Admission {
-        let old = resource.old.clone();
+        // The old object as the server stores it ([`Pipeline::stored`]). When it is the
+        // manifest itself (a resource the change leaves alone, most of a review), that is
+        // what the first defaulting step makes of the resource: the copy is taken then,
+        // instead of defaulting the same object twice, and nothing needs carrying.
+        let unchanged = resource.old.as_deref() == Some(&resource.value);
+        if let (Some(old), false) = (resource.old.take(), unchanged) {
+            let old = Arc::try_unwrap(old).unwrap_or_else(|shared| (*shared).clone());
+            let stored = self.stored(old, &resource.id, &resource.origin, cx);
+            resource.old = Some(Arc::new(stored));
+        } else if unchanged {
+            resource.old = Some(Arc::new(resource.value.clone()));
+        }
+        let old = resource.old.clone().filter(|_| !unchanged);
         let (group, kind) = (resource.id.group.clone(), resource.id.kind.clone());
         let status_subresource = cx.kinds.has_status_subresource(&group, &kind);
         // An UPDATE sees what the server's UPDATE carries over from the stored object;
@@ -341,7 +354,12 @@ impl Pipeline {
         let carried = old
             .as_deref()
             .map(|old| update::carry(&mut resource.value, old, status_subresource));
-        let record = self.admit_carried(resource, cx, |object| {
+        let after_defaulting = |resource: &mut Resource| {
+            if unchanged {
+                resource.old = Some(Arc::new(resource.value.clone()));
+            }
+        };
+        let record = self.admit_carried(resource, cx, after_defaulting, |object| {
             if let Some(old) = old.as_deref() {
                 let custom = cx.kinds.is_custom(&group, &kind);
                 update::bump_generation(object, old, custom, status_subresource);
@@ -353,16 +371,19 @@ impl Pipeline {
         record
     }
 
-    /// [`Pipeline::admit`] once the server's fields are in place; `before_validation`
-    /// runs between the mutating and the validating steps (the server's `BeforeUpdate`).
+    /// [`Pipeline::admit`] once the server's fields are in place; `after_defaulting` runs
+    /// after the first defaulting step, `before_validation` between the mutating and the
+    /// validating steps (the server's `BeforeUpdate`).
     fn admit_carried(
         &self,
         resource: &mut Resource,
         cx: &Context,
+        after_defaulting: impl FnOnce(&mut Resource),
         before_validation: impl FnOnce(&mut Value),
     ) -> Admission {
         let mut record = Admission::default();
         run_mutators(self.defaulting.iter(), resource, cx, &mut record);
+        after_defaulting(resource);
         // A resource the decode step refuses (the server's 400) goes no further.
         if record.rejected() {
             return record;

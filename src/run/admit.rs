@@ -138,12 +138,8 @@ impl Admitter<'_> {
     /// admitted, from where and with which operation, for the reports.
     fn record(&mut self, resource: &mut Resource) {
         if resource.old.is_none() {
-            resource.old = self.old.take(resource, self.cx).map(|old| {
-                let stored = self
-                    .pipeline
-                    .stored(old, &resource.id, &resource.origin, self.cx);
-                std::sync::Arc::new(stored)
-            });
+            // Stored (defaulted) by the pipeline's admission (`Pipeline::admit`).
+            resource.old = self.old.take(resource, self.cx).map(std::sync::Arc::new);
         }
         self.subjects.push(Subject {
             id: resource.id.clone(),
