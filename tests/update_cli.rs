@@ -567,3 +567,23 @@ fn old_documents_keep_the_node_limit() {
         ran.stderr
     );
 }
+
+#[test]
+fn an_old_document_with_the_streams_text_is_that_document() {
+    // Read once (by its text), and still the UPDATE's old object, defaulted as stored.
+    let policy = vap(
+        "old-is-the-document",
+        "[UPDATE]",
+        "[configmaps, deployments]",
+        "oldObject.metadata.name == object.metadata.name && (object.kind != 'ConfigMap' || oldObject.data.k == 'same') && (object.kind != 'Deployment' || oldObject.spec.template.spec.containers[0].imagePullPolicy == 'IfNotPresent')",
+        "'old object: ' + string(oldObject.metadata.name)",
+        "Deny",
+    );
+    let same = configmap("a", None, "same") + &deployment(2, "nginx:1.27");
+    let ran = kadmit("transform", &same, &same, &policy, &[]);
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    assert_eq!(
+        operations(&ran.report),
+        pairs(&[("UPDATE", "ConfigMap a"), ("UPDATE", "Deployment web")])
+    );
+}

@@ -333,20 +333,24 @@ fn run_input(options: Options, stdin: Cow<'_, [u8]>) -> Outcome {
     for path in &options.crd_paths {
         intake.load_crd_path(path, options.allow_paths_outside_root, options.limits);
     }
-    let mut old_objects = OldObjects::read(
-        &options.old_inputs,
-        options.recursive,
-        &stdin,
-        &options.limits,
-        &mut intake.diagnostics,
-    );
-    intake.diagnostics.extend(old_conflicts(&options));
     let input_len = if options.inputs.is_empty() {
         intake.read_stdin(&stdin);
         stdin.len()
     } else {
         intake.read_files(&options.inputs, options.recursive, &stdin)
     };
+    // After the stream: an old object whose text is a stream document's is not read again.
+    let known_texts = intake.known_texts.take().unwrap_or_default();
+    let mut old_objects = OldObjects::read(
+        &options.old_inputs,
+        options.recursive,
+        &stdin,
+        &options.limits,
+        &known_texts,
+        &mut intake.diagnostics,
+    );
+    drop(known_texts);
+    intake.diagnostics.extend(old_conflicts(&options));
     drop(stdin);
 
     let mut catalog = Catalog::new(

@@ -4,17 +4,19 @@
 //! object by identity (group, kind, namespace, name) and admitted as an UPDATE against
 //! it; an old object no resource matched is admitted as a DELETE (docs/update.md).
 
-use super::intake::manifest_files;
+use super::intake::{manifest_files, text_digest, TextDigest};
 use crate::core::config::classify;
-use crate::core::decode::decode_stream;
+use crate::core::decode::decode_stream_with_texts;
 use crate::core::diagnostic::Diagnostic;
 use crate::core::kinds::Scope;
 use crate::core::lists::flatten_document;
 use crate::core::origins::declared_by_annotations;
 use crate::core::pipeline::Context;
 use crate::core::resource::{Identity, Origin, Resource, STDIN};
+use kadmit_yaml::compose::compose_with;
 use kadmit_yaml::Limits;
 use serde_json::Value;
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -27,7 +29,13 @@ type Key = (String, String, Option<String>, String);
 struct OldObject {
     id: Identity,
     origin: Origin,
+    /// Compact JSON; or, for an object whose text is a document of the stream, that
+    /// text (read only if it is deleted after all).
     body: Box<str>,
+    /// The object's text is that of the stream's document of its identity: it is that
+    /// document as read. (Two stream documents of one identity, the first with other
+    /// text, would take it wrongly; the API server refuses such a stream anyway.)
+    same_text: bool,
     matched: bool,
 }
 
@@ -36,29 +44,35 @@ struct OldObject {
 pub(super) struct OldObjects {
     objects: Vec<OldObject>,
     index: HashMap<Key, usize>,
+    limits: Limits,
 }
 
 impl OldObjects {
     /// Reads the inputs of `--old` as `-f` reads its own: files, directories (`-R`: with
     /// their subdirectories), `-` for stdin; YAML or JSON streams, Lists flattened. Old
     /// documents of the kinds kadmit reads as configuration (rules, policies) are left
-    /// out: they are not objects admission sees.
+    /// out: they are not objects admission sees. A document whose text is one of the
+    /// stream's (`known`: digests of the stream's documents) is not read again.
     pub fn read(
         inputs: &[PathBuf],
         recursive: bool,
         stdin: &[u8],
         limits: &Limits,
+        known: &HashMap<TextDigest, Identity>,
         diagnostics: &mut Vec<Diagnostic>,
     ) -> OldObjects {
-        let mut old = OldObjects::default();
+        let mut old = OldObjects {
+            limits: *limits,
+            ..OldObjects::default()
+        };
         for file in manifest_files(inputs, recursive, "--old", diagnostics) {
             if file.as_os_str() == "-" {
-                old.read_input(STDIN, stdin, limits, diagnostics);
+                old.read_input(STDIN, stdin, known, diagnostics);
                 continue;
             }
             match std::fs::read(&file) {
                 Ok(bytes) => {
-                    old.read_input(&file.display().to_string(), &bytes, limits, diagnostics)
+                    old.read_input(&file.display().to_string(), &bytes, known, diagnostics)
                 }
                 Err(e) => diagnostics.push(Diagnostic::input(format!(
                     "cannot read --old {}: {e}",
@@ -73,11 +87,30 @@ impl OldObjects {
         &mut self,
         name: &str,
         bytes: &[u8],
-        limits: &Limits,
+        known: &HashMap<TextDigest, Identity>,
         diagnostics: &mut Vec<Diagnostic>,
     ) {
         let source: Arc<str> = Arc::from(name);
-        decode_stream(bytes, &source, limits, |doc| {
+        let limits = self.limits;
+        // Both callbacks add objects, in input order.
+        let objects = RefCell::new(std::mem::take(&mut self.objects));
+        let same_as_stream = |text: &str, origin: Origin| {
+            if known.is_empty() {
+                return false;
+            }
+            let Some(id) = known.get(&text_digest(text)) else {
+                return false;
+            };
+            objects.borrow_mut().push(OldObject {
+                id: id.clone(),
+                origin,
+                body: text.into(),
+                same_text: true,
+                matched: false,
+            });
+            true
+        };
+        decode_stream_with_texts(bytes, &source, &limits, same_as_stream, |doc| {
             let doc = match doc {
                 Ok(doc) => doc,
                 Err(problem) => return diagnostics.push(problem),
@@ -107,16 +140,18 @@ impl OldObjects {
                 if classify(&resource).is_some() {
                     return;
                 }
-                self.objects.push(OldObject {
+                objects.borrow_mut().push(OldObject {
                     body: serde_json::to_string(&resource.value)
                         .expect("a Value always serializes")
                         .into_boxed_str(),
                     id: resource.id,
                     origin: resource.origin,
+                    same_text: false,
                     matched: false,
                 });
             });
         });
+        self.objects = objects.into_inner();
     }
 
     /// Indexes the old objects by identity, the run's kinds known (a namespaced object
@@ -154,7 +189,11 @@ impl OldObjects {
             return None;
         }
         object.matched = true;
-        Some(parse(&std::mem::take(&mut object.body)))
+        let body = std::mem::take(&mut object.body);
+        if object.same_text {
+            return Some(resource.value.clone());
+        }
+        Some(parse(&body))
     }
 
     /// The DELETEs: every old object no resource of the stream matched, in `--old` order,
@@ -163,12 +202,21 @@ impl OldObjects {
         &'a mut self,
         mut stored: impl FnMut(Value, &Identity, &Origin) -> Value + 'a,
     ) -> impl Iterator<Item = Resource> + 'a {
+        let limits = self.limits;
         self.objects
             .iter_mut()
             .filter(|o| !o.matched)
             .map(move |object| {
                 object.matched = true;
-                let value = parse(&std::mem::take(&mut object.body));
+                let body = std::mem::take(&mut object.body);
+                let value = match object.same_text {
+                    // The stream read this very text: it reads again.
+                    true => compose_with(&body, &limits)
+                        .ok()
+                        .and_then(|docs| docs.into_iter().next())
+                        .map_or(Value::Null, |doc| doc.value),
+                    false => parse(&body),
+                };
                 let value = stored(value, &object.id, &object.origin);
                 Resource::deletion(Arc::new(value), object.id.clone(), object.origin.clone())
             })
