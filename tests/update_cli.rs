@@ -587,3 +587,29 @@ fn an_old_document_with_the_streams_text_is_that_document() {
         pairs(&[("UPDATE", "ConfigMap a"), ("UPDATE", "Deployment web")])
     );
 }
+
+#[test]
+fn gatekeeper_apply_to_operations_follow_the_resources_own_operation() {
+    let assign = "apiVersion: mutations.gatekeeper.sh/v1\nkind: Assign\nmetadata:\n  name: history-on-update\nspec:\n  applyTo:\n  - groups: [apps]\n    kinds: [Deployment]\n    versions: [v1]\n    operations: [UPDATE]\n  match:\n    kinds: [{apiGroups: [apps], kinds: [Deployment]}]\n  location: spec.revisionHistoryLimit\n  parameters:\n    assign:\n      value: 3\n---\n";
+    let new = deployment(2, "nginx:1.27")
+        + &deployment(2, "nginx:1.27").replace("name: web", "name: api");
+    let ran = kadmit(
+        "transform",
+        &new,
+        &deployment(2, "nginx:1.25"),
+        assign,
+        &["--no-defaults"],
+    );
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    let docs = common::yaml_docs(&ran.stdout);
+    assert_eq!(
+        docs[0]["spec"]["revisionHistoryLimit"], 3,
+        "web is an UPDATE: {}",
+        ran.stdout
+    );
+    assert!(
+        docs[1]["spec"].get("revisionHistoryLimit").is_none(),
+        "api is a CREATE: {}",
+        ran.stdout
+    );
+}
