@@ -70,9 +70,12 @@ fn main() -> ExitCode {
             diff,
             quiet,
         } => {
-            // `-f` without `-` reads no stdin (a terminal there would wait for input).
-            let reads_stdin =
-                options.inputs.is_empty() || options.inputs.iter().any(|p| p.as_os_str() == "-");
+            // `-f` without `-` reads no stdin (a terminal there would wait for input);
+            // `--old -` does.
+            let dash = |p: &std::path::PathBuf| p.as_os_str() == "-";
+            let reads_stdin = options.inputs.is_empty()
+                || options.inputs.iter().any(dash)
+                || options.old_inputs.iter().any(dash);
             let mut stdin = Vec::new();
             if reads_stdin {
                 if let Err(e) = std::io::stdin().read_to_end(&mut stdin) {

@@ -38,6 +38,7 @@ const DOCS: &[&str] = &[
     "docs/builtins.md",
     "docs/admission-policies.md",
     "docs/review.md",
+    "docs/update.md",
 ];
 
 /// The working directory of every block (copied fresh for each block).

@@ -122,6 +122,13 @@ pub struct RunArgs {
     /// `-f DIR` reads its subdirectories too, as kubectl's -R.
     #[arg(short = 'R', long)]
     pub recursive: bool,
+    /// The previous state (a render of the base branch, or `kubectl get -o yaml`): a file,
+    /// a directory (its *.yaml, *.yml, *.json; with -R its subdirectories) or `-` (stdin);
+    /// repeatable. A resource with an old object of its identity is admitted as an
+    /// UPDATE, without one as a CREATE; an old object no resource has is a DELETE,
+    /// validated and reported, never written (docs/update.md).
+    #[arg(long = "old", value_name = "FILE|DIR|-")]
+    pub old: Vec<PathBuf>,
     /// Output format (default: yaml, or resourcelist when the input is a ResourceList).
     #[arg(short, long, value_enum)]
     pub output: Option<OutputArg>,
@@ -674,6 +681,7 @@ fn run_invocation(
             mode,
             inputs: a.filename,
             recursive: a.recursive,
+            old_inputs: a.old,
             format: a.output.map(Format::from),
             config_paths: a.config,
             crd_paths: a.crd,

@@ -25,6 +25,20 @@ pub fn decode_stream(
     input: &[u8],
     source: &Arc<str>,
     limits: &Limits,
+    sink: impl FnMut(Result<Document, Diagnostic>),
+) {
+    decode_stream_with_texts(input, source, limits, |_, _| false, sink)
+}
+
+/// [`decode_stream`], showing `known` each YAML document's own text (the chunk between
+/// `---` separators) and where it starts before it is read: when `known` answers `true`,
+/// the document is taken as accounted for and not read (`--old`: an old object whose
+/// text is a document of the stream is that document, without reading it twice).
+pub fn decode_stream_with_texts(
+    input: &[u8],
+    source: &Arc<str>,
+    limits: &Limits,
+    mut known: impl FnMut(&str, Origin) -> bool,
     mut sink: impl FnMut(Result<Document, Diagnostic>),
 ) {
     let text = match stream_text(input) {
@@ -53,6 +67,23 @@ pub fn decode_stream(
     };
     let mut index = 0;
     for chunk in chunks {
+        let start = chunk
+            .text
+            .lines()
+            .position(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
+        if let Some(start) = start {
+            let origin = Origin {
+                source: source.clone(),
+                index,
+                line: chunk.first_line + start,
+                list_item: None,
+                declared: None,
+            };
+            if known(chunk.text, origin) {
+                index += 1;
+                continue;
+            }
+        }
         match compose_with(chunk.text, limits) {
             Ok(documents) => {
                 // Helm's `# Source:` comment opens the chunk: it names the first document.

@@ -83,6 +83,9 @@ pub struct KindTable {
 struct CustomKind {
     scope: Scope,
     plural: Option<String>,
+    /// Whether a version serves the `status` subresource (then an UPDATE of the main
+    /// resource cannot change `status`).
+    status_subresource: bool,
 }
 
 impl KindTable {
@@ -99,10 +102,32 @@ impl KindTable {
             _ => Scope::Namespaced,
         };
         let plural = spec["names"]["plural"].as_str().map(str::to_owned);
+        // v1 declares subresources per version; v1beta1 also once for all versions.
+        let status_subresource = spec["subresources"].get("status").is_some()
+            || spec["versions"].as_array().is_some_and(|versions| {
+                versions
+                    .iter()
+                    .any(|v| v["subresources"].get("status").is_some())
+            });
         self.custom.insert(
             (group.to_owned(), kind.to_owned()),
-            CustomKind { scope, plural },
+            CustomKind {
+                scope,
+                plural,
+                status_subresource,
+            },
         );
+    }
+
+    /// Whether an UPDATE of the kind keeps the stored `status` (the strategies'
+    /// `PrepareForUpdate`): a CRD's kind when it serves the status subresource; every
+    /// other kind (built-in kinds reset `status` from the old object; a kind without a
+    /// status has none to reset).
+    pub fn has_status_subresource(&self, group: &str, kind: &str) -> bool {
+        match self.custom.get(&(group.to_owned(), kind.to_owned())) {
+            Some(custom) => custom.status_subresource,
+            None => true,
+        }
     }
 
     /// Whether a CustomResourceDefinition of the run defines the kind.

@@ -14,3 +14,4 @@ pub mod origins;
 pub mod pipeline;
 pub mod requester;
 pub mod resource;
+pub mod update;

@@ -14,9 +14,11 @@
 use crate::core::config::ConfigItem;
 use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::core::kinds::{KindTable, Scope};
-use crate::core::resource::Resource;
+use crate::core::resource::{Identity, Origin, Resource};
+use crate::core::update;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 /// The admission operation kadmit pretends to perform (`--operation`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -122,9 +124,13 @@ impl Objects {
 
 impl Context {
     /// The operation `resource` is admitted with: UPDATE when it has a previous state
-    /// (`--old`), else the run's operation (`--operation`, CREATE by default).
+    /// (`--old`), DELETE for an old object the stream no longer has
+    /// ([`Resource::deletion`]), else the run's operation (`--operation`, CREATE by
+    /// default).
     pub fn operation_of(&self, resource: &Resource) -> Operation {
-        if resource.old.is_some() {
+        if resource.is_deletion() {
+            Operation::Delete
+        } else if resource.old.is_some() {
             Operation::Update
         } else {
             self.operation
@@ -139,6 +145,15 @@ impl Context {
             (Some(old), _) => Some(old),
             (None, Operation::Create) => None,
             (None, _) => Some(&resource.value),
+        }
+    }
+
+    /// The object rules that select by content look at: the object, or for a DELETE the
+    /// object being deleted (KubeMod, module `match`, as their webhooks read `oldObject`).
+    pub fn content_of<'a>(&self, resource: &'a Resource) -> &'a Value {
+        match &resource.old {
+            Some(old) if resource.is_deletion() => old,
+            _ => &resource.value,
         }
     }
 
@@ -319,8 +334,56 @@ impl Pipeline {
     }
 
     pub fn admit(&self, resource: &mut Resource, cx: &Context) -> Admission {
+        // The old object as the server stores it ([`Pipeline::stored`]). When it is the
+        // manifest itself (a resource the change leaves alone, most of a review), that is
+        // what the first defaulting step makes of the resource: the copy is taken then,
+        // instead of defaulting the same object twice, and nothing needs carrying.
+        let unchanged = resource.old.as_deref() == Some(&resource.value);
+        if let (Some(old), false) = (resource.old.take(), unchanged) {
+            let old = Arc::try_unwrap(old).unwrap_or_else(|shared| (*shared).clone());
+            let stored = self.stored(old, &resource.id, &resource.origin, cx);
+            resource.old = Some(Arc::new(stored));
+        } else if unchanged {
+            resource.old = Some(Arc::new(resource.value.clone()));
+        }
+        let old = resource.old.clone().filter(|_| !unchanged);
+        let (group, kind) = (resource.id.group.clone(), resource.id.kind.clone());
+        let status_subresource = cx.kinds.has_status_subresource(&group, &kind);
+        // An UPDATE sees what the server's UPDATE carries over from the stored object;
+        // the manifest's own values are put back afterwards (core/update.rs).
+        let carried = old
+            .as_deref()
+            .map(|old| update::carry(&mut resource.value, old, status_subresource));
+        let after_defaulting = |resource: &mut Resource| {
+            if unchanged {
+                resource.old = Some(Arc::new(resource.value.clone()));
+            }
+        };
+        let record = self.admit_carried(resource, cx, after_defaulting, |object| {
+            if let Some(old) = old.as_deref() {
+                let custom = cx.kinds.is_custom(&group, &kind);
+                update::bump_generation(object, old, custom, status_subresource);
+            }
+        });
+        if let Some(carried) = carried {
+            carried.restore(&mut resource.value);
+        }
+        record
+    }
+
+    /// [`Pipeline::admit`] once the server's fields are in place; `after_defaulting` runs
+    /// after the first defaulting step, `before_validation` between the mutating and the
+    /// validating steps (the server's `BeforeUpdate`).
+    fn admit_carried(
+        &self,
+        resource: &mut Resource,
+        cx: &Context,
+        after_defaulting: impl FnOnce(&mut Resource),
+        before_validation: impl FnOnce(&mut Value),
+    ) -> Admission {
         let mut record = Admission::default();
         run_mutators(self.defaulting.iter(), resource, cx, &mut record);
+        after_defaulting(resource);
         // A resource the decode step refuses (the server's 400) goes no further.
         if record.rejected() {
             return record;
@@ -329,7 +392,44 @@ impl Pipeline {
         if !self.mutating.is_empty() {
             run_mutators(self.defaulting.iter(), resource, cx, &mut record);
         }
+        before_validation(&mut resource.value);
         for validator in self.schema_validation.iter().chain(&self.validating) {
+            record.diagnostics.extend(validator.validate(resource, cx));
+        }
+        record
+    }
+
+    /// An old object (`--old`) as the server stores it: defaulted like any object it
+    /// admits. A render of the base branch has no defaults and an export from the cluster
+    /// has them all (defaulting it again changes nothing); either way a rule comparing
+    /// with `oldObject` sees no default as a change. What is wrong with the old object
+    /// is not the change's to answer for: not reported.
+    pub fn stored(&self, old: Value, id: &Identity, origin: &Origin, cx: &Context) -> Value {
+        if self.defaulting.is_empty() {
+            return old;
+        }
+        let mut stored = Resource {
+            value: old,
+            id: id.clone(),
+            origin: origin.clone(),
+            old: None,
+        };
+        run_mutators(
+            self.defaulting.iter(),
+            &mut stored,
+            cx,
+            &mut Admission::default(),
+        );
+        stored.value
+    }
+
+    /// The DELETE of an old object the stream no longer has ([`Resource::deletion`]): the
+    /// validating phase only, whose stages decide by the operation whether their rules
+    /// apply (a DELETE is neither defaulted, mutated nor schema-validated: there is no
+    /// new object).
+    pub fn admit_deletion(&self, resource: &Resource, cx: &Context) -> Admission {
+        let mut record = Admission::default();
+        for validator in &self.validating {
             record.diagnostics.extend(validator.validate(resource, cx));
         }
         record

@@ -222,7 +222,8 @@ pub struct Resource {
     pub id: Identity,
     pub origin: Origin,
     /// The previous state of this resource (`--old`): when set, it is admitted as an
-    /// UPDATE against it ([`crate::core::pipeline::Context::operation_of`]).
+    /// UPDATE against it ([`crate::core::pipeline::Context::operation_of`]); with `value`
+    /// null, as a DELETE of it ([`Resource::deletion`]).
     pub old: Option<std::sync::Arc<Value>>,
 }
 
@@ -235,6 +236,22 @@ impl Resource {
             origin,
             old: None,
         })
+    }
+
+    /// The DELETE of an old object that has no counterpart in the stream: the object is
+    /// absent (null, as the request's `object`), `old` is what is deleted.
+    pub fn deletion(old: Arc<Value>, id: Identity, origin: Origin) -> Resource {
+        Resource {
+            value: Value::Null,
+            id,
+            origin,
+            old: Some(old),
+        }
+    }
+
+    /// Whether this is the DELETE of its old object ([`Resource::deletion`]).
+    pub fn is_deletion(&self) -> bool {
+        self.value.is_null() && self.old.is_some()
     }
 
     pub fn annotation(&self, key: &str) -> Option<&str> {

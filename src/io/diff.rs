@@ -5,7 +5,9 @@
 //! line. The diff algorithm is the `similar` crate's.
 
 use crate::core::diagnostic::{Diagnostic, Severity};
-use crate::core::pipeline::Change;
+use crate::core::pipeline::{Change, Operation};
+use crate::core::resource::Origin;
+use crate::core::update::without_server_fields;
 use crate::run::Admitted;
 use kadmit_jsonpatch::pointer::escape;
 use kadmit_yaml::emit::{write_document, write_entry};
@@ -24,46 +26,116 @@ const RESET: &str = "\x1b[0m";
 
 /// The whole output: every resource in input order, then the summary line.
 /// `diagnostics`: the run's, which each [`Admitted`] indexes into.
+///
+/// With `--old` (some resource has an old object), each resource is shown against what
+/// the cluster holds (docs/update.md): an UPDATE against its old object without the
+/// fields the server populates, a CREATE in full, a DELETE as one line; the headers name
+/// the operation. Otherwise each resource is shown against itself as read, so only what
+/// the rules changed shows.
 pub fn render(admitted: &[Admitted], diagnostics: &[Diagnostic], color: bool) -> String {
     let mut out = Out {
         text: String::new(),
         color,
     };
-    let mut changed = 0;
-    let mut rejected = 0;
+    let against_old = admitted.iter().any(|a| a.old.is_some());
+    let mut count = Counts::default();
     let mut rules: Vec<&str> = Vec::new();
     for resource in admitted {
-        match &resource.after {
-            None => rejected += 1,
-            Some(after) if *after != resource.before => {
-                changed += 1;
-                for change in &resource.changes {
-                    if !rules.contains(&change.rule.as_str()) {
-                        rules.push(&change.rule);
+        *count
+            .operations
+            .entry(resource.operation.as_str())
+            .or_default() += 1;
+        match (&resource.after, resource.operation) {
+            (_, Operation::Delete) if against_old => write_deletion(&mut out, resource),
+            (None, _) => count.rejected += 1,
+            (Some(after), _) => {
+                if *after != resource.before {
+                    count.changed += 1;
+                    for change in &resource.changes {
+                        if !rules.contains(&change.rule.as_str()) {
+                            rules.push(&change.rule);
+                        }
                     }
                 }
-                write_resource_diff(&mut out, resource, after);
+                let base = base_of(resource, against_old);
+                if *after != base {
+                    write_resource_diff(&mut out, resource, &base, after);
+                }
             }
-            Some(_) => {}
         }
         for diagnostic in &diagnostics[resource.diagnostics.clone()] {
             write_diagnostic(&mut out, resource, diagnostic);
         }
     }
     out.text
-        .push_str(&summary(admitted.len(), changed, rules.len(), rejected));
+        .push_str(&summary(admitted.len(), &count, rules.len()));
     out.text
 }
 
-/// `3 of 120 resources changed by 4 rules; 1 rejected`.
-fn summary(total: usize, changed: usize, rules: usize, rejected: usize) -> String {
-    let mut line = format!("{changed} of {total} {}", plural(total, "resource"));
+/// What the summary line counts.
+#[derive(Default)]
+struct Counts {
+    changed: usize,
+    rejected: usize,
+    /// Resources per operation, by name (CREATE, UPDATE, DELETE, CONNECT).
+    operations: std::collections::BTreeMap<&'static str, usize>,
+}
+
+/// What a resource's diff starts from: with `--old`, the old object as a manifest holds
+/// it for an UPDATE and nothing for a CREATE; otherwise the resource as read.
+fn base_of(resource: &Admitted, against_old: bool) -> Value {
+    match (&resource.old, resource.operation) {
+        (Some(old), Operation::Update) => without_server_fields(old),
+        (None, Operation::Create) if against_old => Value::Null,
+        _ => resource.before.clone(),
+    }
+}
+
+/// A DELETE: the old object the stream no longer has.
+fn write_deletion(out: &mut Out, resource: &Admitted) {
+    out.line(
+        BOLD,
+        &format!(
+            "DELETE {} ({}): in --old, not in the stream",
+            resource.id,
+            origin_text(&resource.origin)
+        ),
+    );
+}
+
+/// Where a resource was read, without nested parentheses: `stdin, document 2, line 14`,
+/// or with the file the document declares `base/app.yaml; via stdin, document 2`.
+fn origin_text(origin: &Origin) -> String {
+    match &origin.declared {
+        None => origin.position().to_string(),
+        Some(declared) => {
+            let mut text = declared.file.clone();
+            if let Some(index) = declared.index {
+                let _ = write!(text, ", document {}", index + 1);
+            }
+            let _ = write!(text, "; via {}", origin.position());
+            text
+        }
+    }
+}
+
+/// `3 of 120 resources changed by 4 rules; 1 rejected`; when the run has other
+/// operations than CREATE, how many of each: `; 1 CREATE, 118 UPDATE, 1 DELETE`.
+fn summary(total: usize, count: &Counts, rules: usize) -> String {
+    let mut line = format!("{} of {total} {}", count.changed, plural(total, "resource"));
     line += " changed";
-    if changed > 0 {
+    if count.changed > 0 {
         let _ = write!(line, " by {rules} {}", plural(rules, "rule"));
     }
-    if rejected > 0 {
-        let _ = write!(line, "; {rejected} rejected");
+    if count.rejected > 0 {
+        let _ = write!(line, "; {} rejected", count.rejected);
+    }
+    if count.operations.keys().any(|op| *op != "CREATE") {
+        let per_operation: Vec<String> = ["CREATE", "UPDATE", "DELETE", "CONNECT"]
+            .iter()
+            .filter_map(|op| count.operations.get(op).map(|n| format!("{n} {op}")))
+            .collect();
+        let _ = write!(line, "; {}", per_operation.join(", "));
     }
     line.push('\n');
     line
@@ -111,17 +183,29 @@ fn write_diagnostic(out: &mut Out, resource: &Admitted, diagnostic: &Diagnostic)
     out.line(style, &shown.to_string());
 }
 
-/// The file headers and the hunks of one changed resource.
-fn write_resource_diff(out: &mut Out, resource: &Admitted, after: &Value) {
+/// The file headers and the hunks of one changed resource, from `base`.
+fn write_resource_diff(out: &mut Out, resource: &Admitted, base: &Value, after: &Value) {
     let mut old = String::new();
-    write_document(&mut old, &resource.before);
+    if !base.is_null() {
+        write_document(&mut old, base);
+    }
     let mut new = String::new();
     write_document(&mut new, after);
-    let old_paths = line_paths(&resource.before);
+    let old_paths = line_paths(base);
     let new_paths = line_paths(after);
 
-    out.line(BOLD, &format!("--- {} ({})", resource.id, resource.origin));
-    out.line(BOLD, &format!("+++ {} (admitted)", resource.id));
+    let origin = origin_text(&resource.origin);
+    let (from, to) = match (&resource.old, resource.operation) {
+        (Some(_), Operation::Update) => ("--old".to_owned(), format!("UPDATE, admitted; {origin}")),
+        (None, Operation::Create) if base.is_null() => (
+            "not in --old".to_owned(),
+            format!("CREATE, admitted; {origin}"),
+        ),
+        (_, Operation::Create) => (origin, "admitted".to_owned()),
+        (_, operation) => (origin, format!("{}, admitted", operation.as_str())),
+    };
+    out.line(BOLD, &format!("--- {} ({from})", resource.id));
+    out.line(BOLD, &format!("+++ {} ({to})", resource.id));
     let diff = TextDiff::from_lines(&old, &new);
     for hunk in diff.unified_diff().context_radius(CONTEXT).iter_hunks() {
         let mut touched: Vec<&str> = Vec::new();
@@ -305,6 +389,8 @@ mod tests {
                 list_item: None,
                 declared: None,
             },
+            operation: Operation::Create,
+            old: None,
             before,
             after,
             changes: changes
@@ -403,14 +489,80 @@ mod tests {
         assert!(text.ends_with("\n1 of 1 resource changed by 1 rule\n"));
     }
 
+    fn counts(changed: usize, rejected: usize, operations: &[(&'static str, usize)]) -> Counts {
+        Counts {
+            changed,
+            rejected,
+            operations: operations.iter().copied().collect(),
+        }
+    }
+
     #[test]
     fn summary_counts() {
+        let creates = |n| counts(3, 1, &[("CREATE", n)]);
         assert_eq!(
-            summary(120, 3, 4, 1),
+            summary(120, &creates(120), 4),
             "3 of 120 resources changed by 4 rules; 1 rejected\n"
         );
-        assert_eq!(summary(2, 0, 0, 0), "0 of 2 resources changed\n");
-        assert_eq!(summary(1, 1, 1, 0), "1 of 1 resource changed by 1 rule\n");
+        assert_eq!(
+            summary(2, &counts(0, 0, &[("CREATE", 2)]), 0),
+            "0 of 2 resources changed\n"
+        );
+        let mixed = counts(1, 0, &[("DELETE", 1), ("UPDATE", 2), ("CREATE", 1)]);
+        assert_eq!(
+            summary(4, &mixed, 1),
+            "1 of 4 resources changed by 1 rule; 1 CREATE, 2 UPDATE, 1 DELETE\n"
+        );
+    }
+
+    #[test]
+    fn an_update_is_shown_against_its_old_object_and_a_delete_in_one_line() {
+        let old = json!({"apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": "a", "uid": "u", "resourceVersion": "3"}, "data": {"k": "old"}});
+        let new = json!({"apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": "a"}, "data": {"k": "new"}});
+        let mut update = admitted(new.clone(), Some(new), &[]);
+        update.operation = Operation::Update;
+        update.old = Some(std::sync::Arc::new(old.clone()));
+        let mut delete = admitted(old.clone(), None, &[]);
+        delete.operation = Operation::Delete;
+        delete.before = Value::Null;
+        delete.old = Some(std::sync::Arc::new(old));
+        let text = render(&[update, delete], &[], false);
+        assert!(text.starts_with("--- ConfigMap a (--old)\n+++ ConfigMap a (UPDATE, admitted; stdin, document 1, line 1)\n"), "{text}");
+        assert!(text.contains("-  k: old\n+  k: new\n"), "{text}");
+        assert!(
+            !text.contains("uid"),
+            "server fields are not reviewed: {text}"
+        );
+        assert!(
+            text.contains(
+                "DELETE ConfigMap a (stdin, document 1, line 1): in --old, not in the stream\n"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.ends_with("0 of 2 resources changed; 1 UPDATE, 1 DELETE\n"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_declared_origin_does_not_nest_parentheses() {
+        let mut origin = admitted(
+            json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}}),
+            None,
+            &[],
+        )
+        .origin;
+        origin.declared = Some(std::sync::Arc::new(crate::core::resource::Declared {
+            file: "base/app.yaml".into(),
+            index: None,
+        }));
+        assert_eq!(
+            origin_text(&origin),
+            "base/app.yaml; via stdin, document 1, line 1"
+        );
     }
 
     #[test]

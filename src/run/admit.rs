@@ -2,6 +2,7 @@
 //! (in `generate`) each generator input turned into resources that are admitted too.
 
 use super::intake::{Intake, Slot};
+use super::old::OldObjects;
 use super::{Admitted, Mode, Options, Subject, CHANGED_BY_ANNOTATION};
 use crate::core::diagnostic::{has_errors, Diagnostic};
 use crate::core::pipeline::{Change, Context, Pipeline};
@@ -15,6 +16,8 @@ pub(super) struct Admitter<'a> {
     pub pipeline: &'a Pipeline,
     pub cx: &'a Context,
     pub options: &'a Options,
+    /// The previous state (`--old`), matched to resources as they are admitted.
+    pub old: &'a mut OldObjects,
     pub diagnostics: Vec<Diagnostic>,
     pub changes: Vec<(Identity, Vec<Change>)>,
     /// Every resource that went through admission, in order.
@@ -43,6 +46,7 @@ impl Admitter<'_> {
         if matches!(self.options.mode, Mode::Generate | Mode::Krm) {
             self.generate_all(intake, encoder);
         }
+        self.admit_deletions();
         if let (Some(mut resultants), Some(expander)) =
             (self.resultants.take(), self.pipeline.expander.as_ref())
         {
@@ -87,13 +91,15 @@ impl Admitter<'_> {
         if !self.pipeline.is_empty() {
             self.admit_one(&mut resource);
         } else {
-            self.record(&resource);
+            self.record(&mut resource);
         }
         if let (true, Some(admitted)) = (self.pipeline.is_empty(), self.admitted.as_mut()) {
             let at = self.diagnostics.len();
             admitted.push(Admitted {
                 id: resource.id.clone(),
                 origin: resource.origin.clone(),
+                operation: self.cx.operation_of(&resource),
+                old: resource.old.clone(),
                 before: resource.value.clone(),
                 after: Some(resource.value.clone()),
                 changes: Vec::new(),
@@ -128,13 +134,52 @@ impl Admitter<'_> {
         }
     }
 
-    /// Keeps who was admitted and from where, for the reports.
-    fn record(&mut self, resource: &Resource) {
+    /// Gives the resource its old object (`--old`), if it has one, and keeps who was
+    /// admitted, from where and with which operation, for the reports.
+    fn record(&mut self, resource: &mut Resource) {
+        if resource.old.is_none() {
+            // Stored (defaulted) by the pipeline's admission (`Pipeline::admit`).
+            resource.old = self.old.take(resource, self.cx).map(std::sync::Arc::new);
+        }
         self.subjects.push(Subject {
             id: resource.id.clone(),
             origin: resource.origin.clone(),
             namespace: self.cx.effective_namespace(resource).map(str::to_owned),
+            operation: self.cx.operation_of(resource),
         });
+    }
+
+    /// Every old object the stream no longer has, as a DELETE through the validating
+    /// phase: reported, never written.
+    fn admit_deletions(&mut self) {
+        let (pipeline, cx) = (self.pipeline, self.cx);
+        let deletions: Vec<Resource> = self
+            .old
+            .deletions(|old, id, origin| pipeline.stored(old, id, origin, cx))
+            .collect();
+        for resource in deletions {
+            self.subjects.push(Subject {
+                id: resource.id.clone(),
+                origin: resource.origin.clone(),
+                namespace: self.cx.effective_namespace(&resource).map(str::to_owned),
+                operation: self.cx.operation_of(&resource),
+            });
+            let first = self.diagnostics.len();
+            let admission = self.pipeline.admit_deletion(&resource, self.cx);
+            self.diagnostics.extend(admission.diagnostics);
+            if let Some(admitted) = self.admitted.as_mut() {
+                admitted.push(Admitted {
+                    id: resource.id.clone(),
+                    origin: resource.origin.clone(),
+                    operation: self.cx.operation_of(&resource),
+                    old: resource.old.clone(),
+                    before: Value::Null,
+                    after: None,
+                    changes: Vec::new(),
+                    diagnostics: first..self.diagnostics.len(),
+                });
+            }
+        }
     }
 
     fn admit_one(&mut self, resource: &mut Resource) {
@@ -158,6 +203,8 @@ impl Admitter<'_> {
             admitted.push(Admitted {
                 id: resource.id.clone(),
                 origin: resource.origin.clone(),
+                operation: self.cx.operation_of(resource),
+                old: resource.old.clone(),
                 before,
                 after: (!rejected).then(|| resource.value.clone()),
                 changes: admission.changes.clone(),

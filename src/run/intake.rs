@@ -4,7 +4,7 @@
 
 use super::Options;
 use crate::core::config::{classify, is_crd, Loader, Source};
-use crate::core::decode::{decode_stream, stream_text, Document};
+use crate::core::decode::{decode_stream_with_texts, stream_text, Document};
 use crate::core::diagnostic::Diagnostic;
 use crate::core::kinds::KindTable;
 use crate::core::lists::{flatten_document, is_list};
@@ -94,6 +94,20 @@ pub(super) struct Intake {
     keep_config: bool,
     config_root: PathBuf,
     limits: Limits,
+    /// With `--old`: the digest of each plain stream document's own text, with the
+    /// resource's identity, so an old object with the same text is known without being
+    /// read twice ([`super::old`]).
+    pub known_texts: Option<HashMap<TextDigest, Identity>>,
+    /// The digest of the document being accepted, while it is.
+    pending_text: Option<TextDigest>,
+}
+
+/// The SHA-256 of a document's text.
+pub(super) type TextDigest = [u8; 32];
+
+pub(super) fn text_digest(text: &str) -> TextDigest {
+    use sha2::Digest;
+    sha2::Sha256::digest(text.as_bytes()).into()
 }
 
 impl Intake {
@@ -114,6 +128,8 @@ impl Intake {
             keep_config: options.keep_config,
             config_root: options.config_root.clone(),
             limits: options.limits,
+            known_texts: (!options.old_inputs.is_empty()).then(HashMap::new),
+            pending_text: None,
         }
     }
 
@@ -146,29 +162,7 @@ impl Intake {
     /// Every input is the resource stream, with the stream's trust. Returns how many
     /// bytes were read.
     pub fn read_files(&mut self, inputs: &[PathBuf], recursive: bool, stdin: &[u8]) -> usize {
-        let mut files: Vec<PathBuf> = Vec::new();
-        for input in inputs {
-            if input.as_os_str() == "-" || !input.is_dir() {
-                files.push(input.clone());
-                continue;
-            }
-            let walk = walkdir::WalkDir::new(input)
-                .follow_links(true)
-                .sort_by_file_name()
-                .max_depth(if recursive { usize::MAX } else { 1 });
-            for entry in walk {
-                match entry {
-                    Ok(entry) if entry.file_type().is_file() && is_manifest(entry.path()) => {
-                        files.push(entry.into_path())
-                    }
-                    Ok(_) => {}
-                    Err(e) => self.diagnostics.push(Diagnostic::input(format!(
-                        "cannot read -f {}: {e}",
-                        input.display()
-                    ))),
-                }
-            }
-        }
+        let files = manifest_files(inputs, recursive, "-f", &mut self.diagnostics);
         let mut read = 0;
         let mut stdin_read = false;
         let last = files.len().saturating_sub(1);
@@ -251,7 +245,16 @@ impl Intake {
     fn read_documents(&mut self, name: &str, input: &[u8]) {
         let source: Arc<str> = Arc::from(name);
         let limits = self.limits;
-        decode_stream(input, &source, &limits, |doc| {
+        let digests = self.known_texts.is_some();
+        let last_text = std::cell::Cell::new(None);
+        let known = |text: &str, _| {
+            if digests {
+                last_text.set(Some(text_digest(text)));
+            }
+            false
+        };
+        decode_stream_with_texts(input, &source, &limits, known, |doc| {
+            let text = last_text.take();
             let doc = match doc {
                 Ok(doc) => doc,
                 Err(problem) => return self.diagnostics.push(problem),
@@ -263,7 +266,10 @@ impl Intake {
                 if let Some(list) = self.pending_list.take() {
                     self.accept(list);
                 }
+                // Only a document that is one resource is known by its text.
+                self.pending_text = text.filter(|_| !is_list(&doc.value));
                 self.accept(doc);
+                self.pending_text = None;
             }
         });
     }
@@ -345,6 +351,13 @@ impl Intake {
         } else {
             let slot = self.slot(&resource, false);
             self.slots.push(slot);
+            if let (Some(known), Some(digest), false) = (
+                self.known_texts.as_mut(),
+                self.pending_text.take(),
+                self.krm,
+            ) {
+                known.insert(digest, resource.id.clone());
+            }
         }
     }
 
@@ -569,6 +582,41 @@ fn krm_item_origin(item: &Value, position: usize, list: &Origin) -> Origin {
             ..list.clone()
         },
     }
+}
+
+/// The files `flag` (`-f`, `--old`) names, in order: `-` (stdin) and files as given, a
+/// directory's `*.yaml`, `*.yml` and `*.json` files in name order (its subdirectories
+/// too when `recursive`).
+pub(super) fn manifest_files(
+    inputs: &[PathBuf],
+    recursive: bool,
+    flag: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = Vec::new();
+    for input in inputs {
+        if input.as_os_str() == "-" || !input.is_dir() {
+            files.push(input.clone());
+            continue;
+        }
+        let walk = walkdir::WalkDir::new(input)
+            .follow_links(true)
+            .sort_by_file_name()
+            .max_depth(if recursive { usize::MAX } else { 1 });
+        for entry in walk {
+            match entry {
+                Ok(entry) if entry.file_type().is_file() && is_manifest(entry.path()) => {
+                    files.push(entry.into_path())
+                }
+                Ok(_) => {}
+                Err(e) => diagnostics.push(Diagnostic::input(format!(
+                    "cannot read {flag} {}: {e}",
+                    input.display()
+                ))),
+            }
+        }
+    }
+    files
 }
 
 /// What `-f DIR` reads: kubectl's manifest extensions.

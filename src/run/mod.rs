@@ -4,6 +4,7 @@
 mod admit;
 mod compile;
 mod intake;
+mod old;
 pub mod report;
 mod strict;
 pub mod suite;
@@ -11,12 +12,15 @@ pub mod suite;
 use crate::core::config::{is_unsupported_family, unsupported_family};
 use crate::core::diagnostic::{exit_code, has_errors, Diagnostic};
 
-use crate::core::pipeline::{Change, Context, Objects, Operation, Unmatched};
+/// The admission operation: `--operation`, and per resource with `--old`.
+pub use crate::core::pipeline::Operation;
+use crate::core::pipeline::{Change, Context, Objects, Unmatched};
 use crate::core::resource::{Identity, Origin};
 use crate::engines::generator::discovery::{plugin_roots, Catalog};
 use crate::io::encode::{Encoder, Format};
 use admit::Admitter;
 use intake::Intake;
+use old::OldObjects;
 use serde_json::Value;
 use std::borrow::Cow;
 use std::collections::BTreeSet;
@@ -37,8 +41,12 @@ pub struct Options {
     /// `-f`: the files, directories and `-` (stdin) the stream is read from, in order;
     /// empty: stdin.
     pub inputs: Vec<PathBuf>,
-    /// `-R`: `-f DIR` reads subdirectories too.
+    /// `-R`: `-f DIR` and `--old DIR` read subdirectories too.
     pub recursive: bool,
+    /// `--old`: the files, directories and `-` (stdin) the previous state is read from;
+    /// each resource with an old object is admitted as an UPDATE, each old object without
+    /// a resource as a DELETE (docs/update.md).
+    pub old_inputs: Vec<PathBuf>,
     /// `None`: a YAML stream, or a ResourceList when the input was one.
     pub format: Option<Format>,
     pub config_paths: Vec<PathBuf>,
@@ -100,6 +108,7 @@ impl Options {
             mode,
             inputs: Vec::new(),
             recursive: false,
+            old_inputs: Vec::new(),
             format: None,
             config_paths: Vec::new(),
             crd_paths: Vec::new(),
@@ -151,10 +160,15 @@ pub struct Outcome {
 #[derive(Debug, Clone)]
 pub struct Admitted {
     pub id: Identity,
+    /// Where it was read: the stream, or for a DELETE the `--old` input.
     pub origin: Origin,
-    /// The resource as read.
+    pub operation: Operation,
+    /// Its previous state (`--old`): for an UPDATE the old object, for a DELETE the
+    /// object deleted.
+    pub old: Option<std::sync::Arc<Value>>,
+    /// The resource as read (null for a DELETE).
     pub before: Value,
-    /// The resource as admitted; `None` when admission rejected it.
+    /// The resource as admitted; `None` when admission rejected it, and for a DELETE.
     pub after: Option<Value>,
     /// What changed it, in the order the rules ran.
     pub changes: Vec<Change>,
@@ -171,6 +185,9 @@ pub struct Subject {
     pub id: Identity,
     pub origin: Origin,
     pub namespace: Option<String>,
+    /// CREATE, UPDATE (it has an old object), DELETE (an old object the stream no
+    /// longer has), or the run's `--operation`.
+    pub operation: Operation,
 }
 
 pub fn run(options: Options, stdin: &[u8]) -> Outcome {
@@ -260,6 +277,44 @@ fn fail_closed(
     problems
 }
 
+/// What `--old` cannot be combined with: an `--operation` other than CREATE (with
+/// `--old` the operation is each resource's own), and stdin read twice.
+fn old_conflicts(options: &Options) -> Vec<Diagnostic> {
+    let mut problems = Vec::new();
+    if options.old_inputs.is_empty() {
+        return problems;
+    }
+    if options.operation != Operation::Create {
+        problems.push(Diagnostic::input(format!(
+            "--old cannot be combined with --operation {}: with --old each resource's operation \
+             is its own (UPDATE with an old object, CREATE without, DELETE for an old object \
+             the stream no longer has)",
+            options.operation.as_str()
+        )));
+    }
+    let old_stdin = options.old_inputs.iter().any(|p| p.as_os_str() == "-");
+    let stream_stdin =
+        options.inputs.is_empty() || options.inputs.iter().any(|p| p.as_os_str() == "-");
+    if old_stdin && stream_stdin {
+        problems.push(Diagnostic::input(
+            "--old - reads stdin, which the stream also reads: stdin can be read only once \
+             (give the stream with -f FILE)",
+        ));
+    }
+    let stdin_twice = options
+        .old_inputs
+        .iter()
+        .filter(|p| p.as_os_str() == "-")
+        .count()
+        > 1;
+    if stdin_twice {
+        problems.push(Diagnostic::input(
+            "--old - is given more than once: stdin can be read only once",
+        ));
+    }
+    problems
+}
+
 /// [`run`], freeing the input as soon as it has been read (the binary's path: peak memory
 /// stays near the size of the input instead of input plus output).
 pub fn run_owned(options: Options, stdin: Vec<u8>) -> Outcome {
@@ -284,6 +339,18 @@ fn run_input(options: Options, stdin: Cow<'_, [u8]>) -> Outcome {
     } else {
         intake.read_files(&options.inputs, options.recursive, &stdin)
     };
+    // After the stream: an old object whose text is a stream document's is not read again.
+    let known_texts = intake.known_texts.take().unwrap_or_default();
+    let mut old_objects = OldObjects::read(
+        &options.old_inputs,
+        options.recursive,
+        &stdin,
+        &options.limits,
+        &known_texts,
+        &mut intake.diagnostics,
+    );
+    drop(known_texts);
+    intake.diagnostics.extend(old_conflicts(&options));
     drop(stdin);
 
     let mut catalog = Catalog::new(
@@ -336,10 +403,12 @@ fn run_input(options: Options, stdin: Cow<'_, [u8]>) -> Outcome {
             .collect(),
     };
 
+    diagnostics.extend(old_objects.index(&cx));
     let mut admitter = Admitter {
         pipeline: &pipeline,
         cx: &cx,
         options: &options,
+        old: &mut old_objects,
         diagnostics,
         changes: Vec::new(),
         subjects: Vec::new(),

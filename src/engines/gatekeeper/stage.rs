@@ -74,8 +74,8 @@ struct Stage {
 impl Mutator for Stage {
     fn mutate(&self, resource: &mut Resource, cx: &Context) -> Mutation {
         // The webhook is registered for CREATE and UPDATE only.
-        let operation = match cx.operation {
-            Operation::Create | Operation::Update => cx.operation.as_str(),
+        let operation = match cx.operation_of(resource) {
+            op @ (Operation::Create | Operation::Update) => op.as_str(),
             Operation::Delete | Operation::Connect => return Mutation::default(),
         };
         match run(&self.system, resource, cx, "Original", operation) {

@@ -75,7 +75,7 @@ impl Mutator for Patcher {
         let (namespace, synthetic_refs) = namespace_and_refs(resource, cx);
         let req = Request {
             namespace: &namespace,
-            operation: cx.operation.as_str(),
+            operation: cx.operation_of(resource).as_str(),
             synthetic_refs,
         };
         let report = self.store.patch(&mut resource.value, &req);
@@ -124,11 +124,12 @@ impl Validator for Rejecter {
         let (namespace, synthetic_refs) = namespace_and_refs(resource, cx);
         let req = Request {
             namespace: &namespace,
-            operation: cx.operation.as_str(),
+            operation: cx.operation_of(resource).as_str(),
             synthetic_refs,
         };
+        // On DELETE KubeMod's webhook judges the object being deleted (`oldObject`).
         self.store
-            .rejections(&resource.value, &req)
+            .rejections(cx.content_of(resource), &req)
             .into_iter()
             .map(|(label, message)| {
                 Diagnostic::rejected(format!("rejected by ModRule {message}"))

@@ -40,13 +40,15 @@ pub fn request_uid(subject: &Subject) -> String {
     Uuid::new_v5(&namespace, identity.as_bytes()).to_string()
 }
 
-/// An `admission.k8s.io/v1` AdmissionRequest for `object`. DELETE sends the object as
-/// `oldObject` and no `object`; UPDATE sends it as both (kadmit has no stored version).
+/// An `admission.k8s.io/v1` AdmissionRequest for `object`, whose previous state is `old`
+/// (`--old`). DELETE sends the old object as `oldObject` and no `object`; UPDATE sends
+/// both. Without a previous state, `object` stands for it (nothing changed).
 pub fn admission_request(
     subject: &Subject,
     requester: &Requester,
     uid: &str,
     object: &Value,
+    old: Option<&Value>,
 ) -> Value {
     let kind = json!({"group": subject.group, "version": subject.version, "kind": subject.kind});
     let resource = json!({
@@ -70,11 +72,11 @@ pub fn admission_request(
     request.insert("userInfo".into(), requester.to_value());
     match subject.operation {
         "DELETE" => {
-            request.insert("oldObject".into(), object.clone());
+            request.insert("oldObject".into(), old.unwrap_or(object).clone());
         }
         "UPDATE" => {
             request.insert("object".into(), object.clone());
-            request.insert("oldObject".into(), object.clone());
+            request.insert("oldObject".into(), old.unwrap_or(object).clone());
         }
         _ => {
             request.insert("object".into(), object.clone());
@@ -132,7 +134,7 @@ mod tests {
         let object =
             json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "my-config"}});
         let requester = Requester::new(Some("magic-user"), &["magic-group".into()]);
-        let request = admission_request(&subject("CREATE"), &requester, "u-1", &object);
+        let request = admission_request(&subject("CREATE"), &requester, "u-1", &object, None);
         assert_eq!(
             request,
             json!({
@@ -154,8 +156,13 @@ mod tests {
     #[test]
     fn delete_sends_the_old_object_only() {
         let object = json!({"kind": "ConfigMap"});
-        let request =
-            admission_request(&subject("DELETE"), &Requester::new(None, &[]), "u", &object);
+        let request = admission_request(
+            &subject("DELETE"),
+            &Requester::new(None, &[]),
+            "u",
+            &object,
+            None,
+        );
         assert_eq!(request["oldObject"], object);
         assert!(request.get("object").is_none());
         assert_eq!(request["userInfo"]["username"], "kadmit");
@@ -163,6 +170,18 @@ mod tests {
             request["userInfo"]["groups"],
             json!(["system:authenticated"])
         );
+    }
+
+    #[test]
+    fn update_sends_the_previous_state_as_old_object() {
+        let object = json!({"kind": "ConfigMap", "data": {"k": "new"}});
+        let old = json!({"kind": "ConfigMap", "data": {"k": "old"}});
+        let requester = Requester::new(None, &[]);
+        let request = admission_request(&subject("UPDATE"), &requester, "u", &object, Some(&old));
+        assert_eq!((&request["object"], &request["oldObject"]), (&object, &old));
+        let request = admission_request(&subject("DELETE"), &requester, "u", &old, Some(&old));
+        assert_eq!(request["oldObject"], old);
+        assert!(request.get("object").is_none());
     }
 
     #[test]

@@ -72,12 +72,20 @@ impl ModuleStage {
         let lent_namespace = namespace
             .clone()
             .filter(|_| resource.id.namespace.is_none());
-        let mut object = resource.value.clone();
-        if let (Some(ns), Some(Value::Object(metadata))) =
-            (&lent_namespace, object.get_mut("metadata"))
-        {
-            metadata.insert("namespace".into(), Value::String(ns.clone()));
-        }
+        // On DELETE the module matches and judges the object being deleted.
+        let lend = |value: &Value| {
+            let mut value = value.clone();
+            if let (Some(ns), Some(Value::Object(metadata))) =
+                (&lent_namespace, value.get_mut("metadata"))
+            {
+                metadata
+                    .entry("namespace")
+                    .or_insert_with(|| Value::String(ns.clone()));
+            }
+            value
+        };
+        let object = lend(cx.content_of(resource));
+        let old_object = resource.old.as_deref().map(lend);
         let namespace_value = namespace.as_deref().and_then(|ns| cx.namespace_object(ns));
         let target = Target {
             object: &object,
@@ -117,10 +125,16 @@ impl ModuleStage {
             resource: &resource_name,
             name: (!resource.id.generated_name).then_some(resource.id.name.as_str()),
             namespace: namespace.as_deref(),
-            operation: cx.operation.as_str(),
+            operation: cx.operation_of(resource).as_str(),
         };
         let uid = request_uid(&subject);
-        let request = admission_request(&subject, &self.requester, &uid, &object);
+        let request = admission_request(
+            &subject,
+            &self.requester,
+            &uid,
+            &object,
+            old_object.as_ref(),
+        );
         let sent_object = request.get("object").cloned();
         if let Some(webhook) = &self.webhook {
             match webhook.conditions_pass(&request) {

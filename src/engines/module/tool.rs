@@ -194,6 +194,6 @@ fn review_of_object(args: &Request, object: Value) -> Result<Value, String> {
     let requester = Requester::new(args.user.as_deref(), &args.group);
     let uid = request_uid(&subject);
     Ok(admission_review(admission_request(
-        &subject, &requester, &uid, &object,
+        &subject, &requester, &uid, &object, None,
     )))
 }

@@ -1,6 +1,7 @@
 //! `--report-format json` (the default): kadmit's own `kadmit.dev/v1alpha1` `Report`,
 //! every diagnostic and change as data.
 
+use super::location;
 use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::run::Outcome;
 use serde_json::{json, Value};
@@ -17,6 +18,16 @@ fn document(outcome: &Outcome) -> Value {
         "kind": "Report",
         "exitCode": outcome.exit_code,
         "diagnostics": outcome.diagnostics.iter().map(Diagnostic::to_report).collect::<Vec<_>>(),
+        "resources": outcome.subjects.iter().map(|subject| json!({
+            "resource": {
+                "apiVersion": subject.id.api_version(),
+                "kind": subject.id.kind,
+                "namespace": subject.id.namespace,
+                "name": subject.id.name,
+            },
+            "operation": subject.operation.as_str(),
+            "location": location(&subject.origin),
+        })).collect::<Vec<_>>(),
         "changes": outcome.changes.iter().map(|(id, changes)| json!({
             "resource": {
                 "apiVersion": id.api_version(),

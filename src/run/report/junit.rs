@@ -8,7 +8,7 @@
 //! that must be right, escaping, is [`text`] and [`attribute`] below (with characters XML
 //! 1.0 cannot hold replaced), which the tests parse back with an XML reader.
 
-use super::{message, resource_name, rule_id, Findings, ADMISSION};
+use super::{message, rule_id, Findings, ADMISSION};
 use crate::core::diagnostic::{Category, Diagnostic, Severity};
 use std::fmt::Write;
 
@@ -44,7 +44,7 @@ pub(super) fn render(findings: &Findings) -> String {
                 }
             }
             cases.push(Case {
-                classname: resource_name(&resource.subject.id),
+                classname: resource.name(),
                 name: evaluation.rule,
                 file: Some(origin.file().to_owned()),
                 line: origin.file_line(),

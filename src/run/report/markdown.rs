@@ -2,7 +2,7 @@
 //! Markdown): the outcome, the counts, the rejections and errors, the warnings, and per
 //! changed resource a collapsed list of the changed paths with the rule of each.
 
-use super::{location, message, resource_name, Findings};
+use super::{location, message, Findings};
 use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::run::Outcome;
 use std::fmt::Write;
@@ -35,16 +35,18 @@ pub(super) fn render(outcome: &Outcome, findings: &Findings) -> String {
         resources - rejected,
         findings.count(Severity::Warning)
     );
+    if let Some(counts) = super::operation_counts(findings) {
+        let _ = writeln!(out, "\nOperations: {counts}.");
+    }
     if outcome.exit_code != 0 {
         out.push_str("\nNothing was written to the output: every resource must be admitted.\n");
     }
 
     let table = |severity: Severity| -> Vec<Row> {
-        let of_resources = findings.resources.iter().flat_map(|r| {
-            r.diagnostics
-                .iter()
-                .map(move |d| (Some(resource_name(&r.subject.id)), *d))
-        });
+        let of_resources = findings
+            .resources
+            .iter()
+            .flat_map(|r| r.diagnostics.iter().map(move |d| (Some(r.name()), *d)));
         let of_run = findings.run.iter().map(|d| (None, *d));
         of_resources
             .chain(of_run)
@@ -68,7 +70,7 @@ pub(super) fn render(outcome: &Outcome, findings: &Findings) -> String {
             let _ = write!(
                 out,
                 "\n<details>\n<summary>{}: {count} change{} ({})</summary>\n\n",
-                html(&resource_name(&resource.subject.id)),
+                html(&resource.name()),
                 if count == 1 { "" } else { "s" },
                 html(&resource.changing_rules().join(", "))
             );

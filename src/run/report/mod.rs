@@ -15,7 +15,7 @@ mod sarif;
 /// XML escaping, shared with `kadmit test`'s JUnit (`run::suite`).
 pub(crate) use junit::{attribute as xml_attribute, text as xml_text};
 
-use super::{Outcome, Subject};
+use super::{Operation, Outcome, Subject};
 use crate::core::diagnostic::{Category, Diagnostic, Severity};
 use crate::core::pipeline::Change;
 use crate::core::resource::{Identity, Origin};
@@ -80,6 +80,9 @@ struct ResourceFindings<'a> {
     subject: &'a Subject,
     diagnostics: Vec<&'a Diagnostic>,
     changes: Vec<&'a Change>,
+    /// The run has other operations than CREATE (`--old`, `--operation`): names say
+    /// each resource's operation.
+    marked: bool,
 }
 
 /// One rule's part in one resource's admission: the unit JUnit test cases and OpenReports
@@ -97,6 +100,10 @@ const ADMISSION: &str = "admission";
 
 impl<'a> Findings<'a> {
     fn of(outcome: &'a Outcome) -> Findings<'a> {
+        let marked = outcome
+            .subjects
+            .iter()
+            .any(|s| s.operation != Operation::Create);
         let mut resources: Vec<ResourceFindings> = outcome
             .subjects
             .iter()
@@ -104,6 +111,7 @@ impl<'a> Findings<'a> {
                 subject,
                 diagnostics: Vec::new(),
                 changes: Vec::new(),
+                marked,
             })
             .collect();
         // Change records follow admission order: each belongs to the next subject with
@@ -255,6 +263,44 @@ fn resource_name(id: &Identity) -> String {
     id.to_string()
 }
 
+impl ResourceFindings<'_> {
+    /// The resource's name, with its operation when the run has other operations than
+    /// CREATE: `Deployment team-a/web (UPDATE)`.
+    fn name(&self) -> String {
+        if self.marked {
+            format!(
+                "{} ({})",
+                resource_name(&self.subject.id),
+                self.subject.operation.as_str()
+            )
+        } else {
+            resource_name(&self.subject.id)
+        }
+    }
+}
+
+/// How many resources each operation admitted, `1 CREATE, 2 UPDATE, 1 DELETE`; `None`
+/// when every resource was a CREATE.
+fn operation_counts(findings: &Findings) -> Option<String> {
+    let mut counts: Vec<(Operation, usize)> = Vec::new();
+    for resource in &findings.resources {
+        let operation = resource.subject.operation;
+        match counts.iter_mut().find(|(op, _)| *op == operation) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((operation, 1)),
+        }
+    }
+    if counts.iter().all(|(op, _)| *op == Operation::Create) {
+        return None;
+    }
+    counts.sort_by_key(|(op, _)| *op as u8);
+    let parts: Vec<String> = counts
+        .iter()
+        .map(|(op, n)| format!("{n} {}", op.as_str()))
+        .collect();
+    Some(parts.join(", "))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -276,6 +322,7 @@ mod tests {
                 declared: None,
             },
             namespace: Some("default".into()),
+            operation: Operation::Create,
         }
     }
 

@@ -11,7 +11,7 @@
 //! `fail` for a rejection, `warn` for a warning, `error` for an input or configuration
 //! problem. No timestamps: the same run gives the same bytes.
 
-use super::{location, message, resource_name, rule_id, Evaluation, Findings, ResourceFindings};
+use super::{location, message, rule_id, Evaluation, Findings, ResourceFindings};
 use crate::core::diagnostic::{Category, Diagnostic, Severity};
 use crate::core::resource::Identity;
 use crate::io::encode::{Encoder, Format};
@@ -106,7 +106,7 @@ fn evaluation_result(resource: &ResourceFindings, evaluation: &Evaluation) -> Va
     }
     let text = if evaluation.diagnostics.is_empty() {
         match evaluation.changes.len() {
-            0 => format!("{} admitted", resource_name(&resource.subject.id)),
+            0 => format!("{} admitted", resource.name()),
             n => format!("changed {n} path{}", if n == 1 { "" } else { "s" }),
         }
     } else {

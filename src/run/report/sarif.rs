@@ -38,7 +38,7 @@ pub(super) fn render(outcome: &Outcome, findings: &Findings) -> String {
             &id,
             index,
             level(d),
-            text(d, resource.map(|r| resource_name(&r.subject.id))),
+            text(d, resource.map(|r| r.name())),
             origin,
             properties(d),
         ));
@@ -55,7 +55,7 @@ pub(super) fn render(outcome: &Outcome, findings: &Findings) -> String {
                 "note",
                 format!(
                     "{}: {} changed by {}",
-                    resource_name(&resource.subject.id),
+                    resource.name(),
                     change.path,
                     change.rule
                 ),
