@@ -12,7 +12,9 @@
 //! `spec.controller`; RoleBinding and ClusterRoleBinding `roleRef`.
 
 mod gofmt;
+mod pod;
 mod rules;
+mod semantic;
 
 #[cfg(test)]
 mod tests;
@@ -36,6 +38,7 @@ pub fn validate_update(kind: Kind<'_>, new: &Value, old: &Value, _minor: Minor) 
         ("apps", "StatefulSet") => Some(rules::stateful_set),
         ("batch", "Job") => Some(rules::job),
         ("", "Service") => Some(rules::service),
+        ("", "Pod") => Some(pod::pod),
         ("", "ConfigMap") => Some(rules::config_map),
         ("", "Secret") => Some(rules::secret),
         ("", "PersistentVolumeClaim") => Some(rules::pvc),

@@ -236,3 +236,95 @@ fn object_meta_uid_is_immutable() {
         ["metadata.uid: Invalid value: \"2\": field is immutable"]
     );
 }
+
+fn pod(spec: Value) -> Value {
+    json!({"metadata": meta(), "spec": spec})
+}
+
+const POD_FIXED: &str = "spec: Forbidden: pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)";
+
+#[test]
+fn pod_images_deadline_and_tolerations_may_change_nothing_else() {
+    let old = pod(
+        json!({"containers": [{"name": "c", "image": "i:1", "args": ["a"]}],
+        "activeDeadlineSeconds": 30, "tolerations": [{"key": "k", "operator": "Exists"}]}),
+    );
+    let mut ok = old.clone();
+    ok["spec"]["containers"][0]["image"] = json!("i:2");
+    ok["spec"]["activeDeadlineSeconds"] = json!(10);
+    ok["spec"]["tolerations"] =
+        json!([{"key": "k", "operator": "Exists"}, {"key": "x", "operator": "Exists"}]);
+    assert!(errors("", "Pod", ok, old.clone()).is_empty());
+    let mut args = old.clone();
+    args["spec"]["containers"][0]["args"] = json!(["b"]);
+    assert_eq!(
+        errors("", "Pod", args, old.clone()),
+        [format!(
+            "{POD_FIXED}\n- spec.containers[0].args[0]: \"a\"\n+ spec.containers[0].args[0]: \"b\""
+        )]
+    );
+}
+
+#[test]
+fn pod_container_count_deadline_tolerations_and_gates() {
+    let old = pod(json!({"containers": [{"name": "c", "image": "i"}],
+        "activeDeadlineSeconds": 30, "tolerations": [{"key": "k", "operator": "Exists"}],
+        "schedulingGates": [{"name": "g"}]}));
+    let mut added = old.clone();
+    added["spec"]["containers"] = json!([{"name": "c", "image": "i"}, {"name": "d", "image": "i"}]);
+    assert_eq!(
+        errors("", "Pod", added, old.clone()),
+        ["spec.containers: Forbidden: pod updates may not add or remove containers"]
+    );
+    let mut raised = old.clone();
+    raised["spec"]["activeDeadlineSeconds"] = json!(60);
+    assert_eq!(
+        errors("", "Pod", raised, old.clone()),
+        ["spec.activeDeadlineSeconds: Invalid value: 60: must be less than or equal to previous value"]
+    );
+    let mut changed = old.clone();
+    changed["spec"]["tolerations"] = json!([{"key": "k", "operator": "Equal", "value": "v"}]);
+    changed["spec"]["schedulingGates"] = json!([{"name": "h"}]);
+    assert_eq!(
+        errors("", "Pod", changed, old.clone()),
+        [
+            "spec.tolerations: Forbidden: existing toleration can not be modified except its tolerationSeconds",
+            "spec.schedulingGates[0].name: Forbidden: only deletion is allowed, but found new scheduling gate 'h'",
+        ]
+    );
+    let mut ungated = old.clone();
+    ungated["spec"]["schedulingGates"] = json!([]);
+    ungated["spec"]["tolerations"][0]["tolerationSeconds"] = json!(5);
+    assert!(errors("", "Pod", ungated, old).is_empty());
+}
+
+#[test]
+fn pod_fields_the_server_filled_in_are_kept_and_quantities_compare_by_value() {
+    // The stored Pod (`kubectl get -o yaml`) has its node, service account, token volume
+    // and default tolerations; the manifest has none of them.
+    let old = pod(json!({"nodeName": "n1", "serviceAccountName": "default",
+        "volumes": [{"name": "kube-api-access-x", "projected": {"sources": []}}],
+        "tolerations": [{"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300}],
+        "containers": [{"name": "c", "image": "i", "resources": {"limits": {"memory": "1Gi"}},
+            "volumeMounts": [{"name": "kube-api-access-x", "mountPath": "/var/run/secrets/kubernetes.io/serviceaccount", "readOnly": true}]}]}));
+    let manifest = pod(
+        json!({"containers": [{"name": "c", "image": "i", "resources": {"limits": {"memory": "1024Mi"}}}]}),
+    );
+    assert!(errors("", "Pod", manifest, old).is_empty());
+}
+
+#[test]
+fn pod_grace_period_may_go_from_negative_to_one() {
+    let old = pod(
+        json!({"containers": [{"name": "c", "image": "i"}], "terminationGracePeriodSeconds": -1}),
+    );
+    let mut one = old.clone();
+    one["spec"]["terminationGracePeriodSeconds"] = json!(1);
+    assert!(errors("", "Pod", one, old.clone()).is_empty());
+    let mut two = old.clone();
+    two["spec"]["terminationGracePeriodSeconds"] = json!(2);
+    assert_eq!(
+        errors("", "Pod", two, old),
+        [format!("{POD_FIXED}\n- spec.terminationGracePeriodSeconds: -1\n+ spec.terminationGracePeriodSeconds: 2")]
+    );
+}
