@@ -118,8 +118,44 @@ fn service_secondary_cluster_ip_release_needs_single_stack() {
     let new = json!({"metadata": meta(), "spec": {"clusterIPs": ["10.0.0.1"], "ipFamilyPolicy": "PreferDualStack"}});
     assert_eq!(
         errors("", "Service", new, old.clone()),
-        ["spec.clusterIPs[0]: Invalid value: []string{\"10.0.0.1\"}: `ipFamilyPolicy` must be set to `SingleStack` when releasing the secondary clusterIP"]
+        ["spec.ipFamilyPolicy: Invalid value: \"PreferDualStack\": must be set to 'SingleStack' when releasing the secondary clusterIP"]
     );
+}
+
+#[test]
+fn service_ip_families_and_load_balancer_class() {
+    let old = json!({"metadata": meta(), "spec": {"type": "LoadBalancer", "loadBalancerClass": "a/b",
+        "clusterIPs": ["10.0.0.1", "fd00::1"], "ipFamilies": ["IPv4", "IPv6"], "ipFamilyPolicy": "PreferDualStack"}});
+    // The manifest leaves the allocated values out: nothing changed.
+    let manifest =
+        json!({"metadata": meta(), "spec": {"type": "LoadBalancer", "loadBalancerClass": "a/b"}});
+    assert!(errors("", "Service", manifest.clone(), old.clone()).is_empty());
+    let mut swapped = manifest.clone();
+    swapped["spec"]["ipFamilies"] = json!(["IPv6", "IPv4"]);
+    swapped["spec"]["loadBalancerClass"] = json!("c/d");
+    assert_eq!(
+        errors("", "Service", swapped, old.clone()),
+        [
+            "spec.ipFamilies[0]: Invalid value: []core.IPFamily{\"IPv6\", \"IPv4\"}: may not change once set",
+            "spec.ipFamilies[0]: Invalid value: []core.IPFamily{\"IPv6\", \"IPv4\"}: may not change once set",
+            "spec.loadBalancerClass: Invalid value: \"c/d\": may not change once set",
+        ]
+    );
+    let mut released = manifest.clone();
+    released["spec"]["clusterIPs"] = json!(["10.0.0.1"]);
+    released["spec"]["ipFamilies"] = json!(["IPv4"]);
+    assert_eq!(
+        errors("", "Service", released.clone(), old.clone()),
+        [
+            "spec.ipFamilyPolicy: Invalid value: \"PreferDualStack\": must be set to 'SingleStack' when releasing the secondary clusterIP",
+            "spec.ipFamilyPolicy: Invalid value: \"PreferDualStack\": must be set to 'SingleStack' when releasing the secondary ipFamily",
+        ]
+    );
+    released["spec"]["ipFamilyPolicy"] = json!("SingleStack");
+    assert!(errors("", "Service", released, old.clone()).is_empty());
+    // To or from ExternalName, the cluster IPs and families go.
+    let external = json!({"metadata": meta(), "spec": {"type": "ExternalName", "externalName": "x.example.com"}});
+    assert!(errors("", "Service", external, old).is_empty());
 }
 
 #[test]
@@ -152,39 +188,89 @@ fn secret_type_and_immutable_data() {
     );
 }
 
+fn pvc(size: &str, class: &str, phase: &str) -> Value {
+    json!({"metadata": meta(),
+    "spec": {"storageClassName": class, "accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": size}}},
+    "status": {"phase": phase, "capacity": {"storage": "1Gi"}}})
+}
+
+const PVC_FIXED: &str = "spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims";
+
 #[test]
 fn pvc_spec_is_immutable_but_for_a_bound_claims_storage_request() {
-    let pvc = |size: &str, class: &str, phase: &str| {
-        json!({"metadata": meta(),
-        "spec": {"storageClassName": class, "accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": size}}},
-        "status": {"phase": phase}})
-    };
+    let claim = "PersistentVolumeClaim";
     assert!(errors(
         "",
-        "PersistentVolumeClaim",
+        claim,
         pvc("2Gi", "a", "Bound"),
         pvc("1Gi", "a", "Bound")
     )
     .is_empty());
-    let forbidden = ["spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims"];
     assert_eq!(
-        errors(
-            "",
-            "PersistentVolumeClaim",
-            pvc("2Gi", "a", "Pending"),
-            pvc("1Gi", "a", "Pending")
-        ),
-        forbidden
+        errors("", claim, pvc("2Gi", "a", "Pending"), pvc("1Gi", "a", "Pending")),
+        [format!("{PVC_FIXED}\n- spec.resources.requests.storage: \"1Gi\"\n+ spec.resources.requests.storage: \"2Gi\"")]
     );
     assert_eq!(
         errors(
             "",
-            "PersistentVolumeClaim",
+            claim,
             pvc("1Gi", "b", "Bound"),
             pvc("1Gi", "a", "Bound")
         ),
-        forbidden
+        [format!(
+            "{PVC_FIXED}\n- spec.storageClassName: \"a\"\n+ spec.storageClassName: \"b\""
+        )]
     );
+    // The same quantity written differently is no change.
+    assert!(errors(
+        "",
+        claim,
+        pvc("1024Mi", "a", "Pending"),
+        pvc("1Gi", "a", "Pending")
+    )
+    .is_empty());
+}
+
+#[test]
+fn pvc_fields_the_cluster_filled_in_are_kept() {
+    let mut old = pvc("1Gi", "standard", "Bound");
+    old["spec"]["volumeName"] = json!("pv-1");
+    let mut manifest = pvc("1Gi", "standard", "Bound");
+    manifest["spec"]
+        .as_object_mut()
+        .unwrap()
+        .shift_remove("storageClassName");
+    assert!(errors("", "PersistentVolumeClaim", manifest, old).is_empty());
+}
+
+#[test]
+fn pvc_storage_request_may_not_shrink() {
+    let kind = Kind {
+        group: "",
+        version: "v1",
+        kind: "PersistentVolumeClaim",
+    };
+    let shrink = |minor| -> Vec<String> {
+        let mut old = pvc("2Gi", "a", "Bound");
+        old["status"]["capacity"]["storage"] = json!("2Gi");
+        validate_update(kind, &pvc("1Gi", "a", "Bound"), &old, minor)
+            .iter()
+            .map(|e| e.to_string())
+            .collect()
+    };
+    // 1.30 and 1.31: never below the previous request.
+    assert_eq!(
+        shrink(31),
+        ["spec.resources.requests.storage: Forbidden: field can not be less than previous value"]
+    );
+    // From 1.32 (RecoverVolumeExpansionFailure): down to just above the recorded capacity.
+    assert_eq!(
+        shrink(35),
+        ["spec.resources.requests.storage: Forbidden: field can not be less than status.capacity"]
+    );
+    let mut old = pvc("3Gi", "a", "Bound");
+    old["status"]["capacity"]["storage"] = json!("1Gi");
+    assert!(validate_update(kind, &pvc("2Gi", "a", "Bound"), &old, 35).is_empty());
 }
 
 #[test]
@@ -327,4 +413,22 @@ fn pod_grace_period_may_go_from_negative_to_one() {
         errors("", "Pod", two, old),
         [format!("{POD_FIXED}\n- spec.terminationGracePeriodSeconds: -1\n+ spec.terminationGracePeriodSeconds: 2")]
     );
+}
+
+#[test]
+fn quantities_written_differently_are_no_change() {
+    let sts = |size: &str| {
+        json!({"metadata": meta(), "spec": {"serviceName": "s",
+        "volumeClaimTemplates": [{"metadata": {"name": "d"}, "spec": {"resources": {"requests": {"storage": size}}}}]}})
+    };
+    assert!(errors("apps", "StatefulSet", sts("1024Mi"), sts("1Gi")).is_empty());
+    assert_eq!(
+        errors("apps", "StatefulSet", sts("2Gi"), sts("1Gi")).len(),
+        1
+    );
+    let job = |cpu: &str| {
+        json!({"metadata": meta(), "spec": {"selector": {"matchLabels": {"a": "b"}},
+        "template": {"spec": {"containers": [{"name": "c", "image": "i", "resources": {"limits": {"cpu": cpu}}}]}}}})
+    };
+    assert!(errors("batch", "Job", job("500m"), job("0.5")).is_empty());
 }
