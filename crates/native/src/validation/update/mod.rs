@@ -13,6 +13,7 @@
 
 mod gofmt;
 mod pod;
+mod pv;
 mod pvc;
 mod rules;
 mod semantic;
@@ -41,6 +42,7 @@ pub fn validate_update(kind: Kind<'_>, new: &Value, old: &Value, minor: Minor) -
         ("batch", "Job") => Some(rules::job),
         ("", "Service") => Some(service::service),
         ("", "Pod") => Some(pod::pod),
+        ("", "PersistentVolume") => Some(pv::pv),
         ("", "ConfigMap") => Some(rules::config_map),
         ("", "Secret") => Some(rules::secret),
         ("storage.k8s.io", "StorageClass") => Some(rules::storage_class),

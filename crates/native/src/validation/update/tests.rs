@@ -432,3 +432,37 @@ fn quantities_written_differently_are_no_change() {
     };
     assert!(errors("batch", "Job", job("500m"), job("0.5")).is_empty());
 }
+
+#[test]
+fn persistent_volume_source_mode_and_node_affinity_are_immutable() {
+    let pv = |path: &str, mode: &str| {
+        json!({"metadata": {"name": "pv"}, "spec": {
+        "capacity": {"storage": "1Gi"}, "accessModes": ["ReadWriteOnce"], "volumeMode": mode,
+        "hostPath": {"path": path},
+        "nodeAffinity": {"required": {"nodeSelectorTerms": [{"matchExpressions": [{"key": "k", "operator": "In", "values": [path]}]}]}}}})
+    };
+    let mut resized = pv("/a", "Filesystem");
+    resized["spec"]["capacity"]["storage"] = json!("2Gi");
+    assert!(errors("", "PersistentVolume", resized, pv("/a", "Filesystem")).is_empty());
+    assert_eq!(
+        errors("", "PersistentVolume", pv("/b", "Block"), pv("/a", "Filesystem")),
+        [
+            "spec.persistentvolumesource: Forbidden: spec.persistentvolumesource is immutable after creation\n- spec.hostPath.path: \"/a\"\n+ spec.hostPath.path: \"/b\"",
+            "volumeMode: Invalid value: \"Block\": field is immutable",
+            "nodeAffinity: Invalid value: core.VolumeNodeAffinity{…}: field is immutable",
+        ]
+    );
+    // A CSI volume may gain a controller expand secret.
+    let csi = |secret: bool| {
+        let mut v = json!({"metadata": {"name": "pv"}, "spec": {"csi": {"driver": "d", "volumeHandle": "h"}}});
+        if secret {
+            v["spec"]["csi"]["controllerExpandSecretRef"] = json!({"name": "s", "namespace": "n"});
+        }
+        v
+    };
+    assert!(errors("", "PersistentVolume", csi(true), csi(false)).is_empty());
+    assert_eq!(
+        errors("", "PersistentVolume", csi(false), csi(true)).len(),
+        1
+    );
+}
