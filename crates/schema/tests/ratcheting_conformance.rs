@@ -158,6 +158,91 @@ fn lengths() -> Value {
     }))
 }
 
+fn pattern() -> Value {
+    object(
+        json!({"field": string(json!({"pattern": "^[1-9]+$"})), "otherField": string(json!({}))}),
+    )
+}
+
+fn format(format: &str) -> Value {
+    object(json!({"field": string(json!({"format": format})), "otherField": string(json!({}))}))
+}
+
+/// "Map Type List Reordering Grandfathers Invalid Key": a map list keyed by name and
+/// port, with `bounds` on the list and `port` as given.
+fn ports(bounds: Value, port: Value) -> Value {
+    let mut list = json!({"type": "array", "x-kubernetes-list-type": "map",
+        "x-kubernetes-list-map-keys": ["name", "port"],
+        "items": {"type": "object", "required": ["name", "port"], "properties": {
+            "name": {"type": "string"}, "port": port, "field": {"type": "string"}}}});
+    list.as_object_mut()
+        .unwrap()
+        .extend(bounds.as_object().unwrap().clone());
+    object(json!({"field": list}))
+}
+
+fn entry(name: &str, port: u32, field: &str) -> Value {
+    json!({"name": name, "port": port, "field": field})
+}
+
+fn servers() -> Vec<Value> {
+    vec![
+        entry("nginx", 443, "value"),
+        entry("etcd", 2379, "value"),
+        entry("kube-apiserver", 6443, "value"),
+    ]
+}
+
+fn reordered() -> Vec<Value> {
+    vec![
+        entry("kube-apiserver", 6443, "value"),
+        entry("nginx", 443, "value"),
+        entry("etcd", 2379, "value"),
+    ]
+}
+
+fn with_dev(mut items: Vec<Value>) -> Vec<Value> {
+    items.push(entry("dev", 8080, "value"));
+    items
+}
+
+/// "ArrayItems do not correlate by index": an atomic list of string maps.
+fn string_maps() -> Value {
+    object(json!({
+        "values": {"type": "array", "items": {"type": "object",
+            "additionalProperties": string(json!({"minLength": 6}))}},
+        "otherField": string(json!({})),
+    }))
+}
+
+fn optional_old_self() -> Value {
+    object(
+        json!({"field": {"type": "string", "x-kubernetes-validations": [
+        {"rule": "!oldSelf.hasValue()", "message": "oldSelf must be null", "optionalOldSelf": true}]}}),
+    )
+}
+
+fn transition() -> Value {
+    json!({"type": "object", "x-kubernetes-preserve-unknown-fields": true, "properties": {
+        "myStringField": {"type": "string", "x-kubernetes-validations": [
+            {"rule": "oldSelf != 'myStringValue' || self == 'validstring'"}]}}})
+}
+
+/// "CEL Add Change Rule": a map of objects whose `stringField` must start with `k8s`.
+fn prefixed() -> Value {
+    object(
+        json!({"field": {"type": "object", "additionalProperties": {"type": "object", "properties": {
+        "stringField": {"type": "string", "x-kubernetes-validations": [
+            {"rule": "self.startsWith('k8s')", "message": "strings must have k8s prefix"}]},
+        "intField": {"type": "number"},
+        "otherIntField": {"type": "number"}}}}}),
+    )
+}
+
+fn item(s: &str, i: u32) -> Value {
+    json!({"stringField": s, "intField": i})
+}
+
 const THREE: [&str; 3] = ["value1", "value2", "value3"];
 
 cases! {
@@ -296,4 +381,115 @@ cases! {
         lengths(), json!({"maxField": "l2"}) => json!({"minField": "value"}), false;
     min_max_length_revert_max_field_to_the_ratcheted_value:
         lengths(), json!({"maxField": "l2"}) => json!({"maxField": "valueThatsVeryLongSee"}), false;
+
+    // ---- Pattern -------------------------------------------------------------------
+    pattern_add_unrelated_field_ratcheting_the_old_invalid_one:
+        pattern(), json!({"field": "doesnt abide pattern"})
+        => json!({"field": "doesnt abide pattern", "otherField": "added"}), true;
+    pattern_change_field_to_an_invalid_value:
+        pattern(), json!({"field": "doesnt abide pattern", "otherField": "added"})
+        => json!({"field": "w123", "otherField": "added"}), false;
+    pattern_change_field_to_a_valid_value:
+        pattern(), json!({"field": "doesnt abide pattern", "otherField": "added"})
+        => json!({"field": "123", "otherField": "added"}), true;
+
+    // ---- Format Addition and Change ------------------------------------------------
+    format_byte_ratchets_the_old_invalid_value_around_an_unrelated_field:
+        format("byte"), json!({"field": "doesnt abide any format"})
+        => json!({"field": "doesnt abide any format", "otherField": "value"}), true;
+    format_byte_change_field_to_an_invalid_string:
+        format("byte"), json!({"field": "doesnt abide any format", "otherField": "value"})
+        => json!({"field": "asd"}), false;
+    format_byte_change_field_to_a_valid_byte_string:
+        format("byte"), json!({"field": "doesnt abide any format", "otherField": "value"})
+        => json!({"field": "dGhpcyBpcyBwYXNzd29yZA=="}), true;
+    format_date_time_ratchets_the_old_byte_value_around_other_field:
+        format("date-time"), json!({"field": "dGhpcyBpcyBwYXNzd29yZA=="})
+        => json!({"field": "dGhpcyBpcyBwYXNzd29yZA==", "otherField": "value2"}), true;
+    format_date_time_change_field_to_a_valid_value:
+        format("date-time"), json!({"field": "dGhpcyBpcyBwYXNzd29yZA==", "otherField": "value2"})
+        => json!({"field": "2018-11-13T20:20:39+00:00", "otherField": "value2"}), true;
+    format_date_time_revert_to_the_previously_ratcheted_value:
+        format("date-time"), json!({"field": "2018-11-13T20:20:39+00:00", "otherField": "value2"})
+        => json!({"field": "dGhpcyBpcyBwYXNzd29yZA==", "otherField": "value2"}), false;
+    format_date_time_revert_to_the_initial_value:
+        format("date-time"), json!({"field": "2018-11-13T20:20:39+00:00", "otherField": "value2"})
+        => json!({"field": "doesnt abide any format"}), false;
+
+    // ---- Map Type List Reordering Grandfathers Invalid Key --------------------------
+    map_list_reorder_items_over_max_items_without_changing_them:
+        ports(json!({"maxItems": 2}), json!({"type": "number"})),
+        json!({"field": servers()}) => json!({"field": reordered()}), true;
+    map_list_adding_an_item_over_max_items:
+        ports(json!({"maxItems": 2}), json!({"type": "number"})),
+        json!({"field": reordered()})
+        => json!({"field": with_dev(reordered())}), false;
+    map_list_reorder_with_odd_port_keys:
+        ports(json!({}), json!({"type": "number", "multipleOf": 2})),
+        json!({"field": reordered()}) => json!({"field": servers()}), true;
+    map_list_invalid_keys_kept_while_siblings_change:
+        ports(json!({}), json!({"type": "number", "multipleOf": 2})),
+        json!({"field": servers()})
+        => json!({"field": [entry("nginx", 443, "value"), entry("etcd", 2379, "value"),
+            entry("kube-apiserver", 6443, "this is a changed value for an an invalid but grandfathered key"),
+            entry("dev", 8080, "value")]}), true;
+
+    // ---- ArrayItems do not correlate by index --------------------------------------
+    atomic_list_change_a_value_below_min_length:
+        string_maps(), json!({"values": [{"name": "1", "key": "value"}, {"name": "2", "key": "value"}]})
+        => json!({"values": [{"name": "1", "key": "value"}, {"name": "2", "key": "bad"}]}), false;
+    atomic_list_unchanged_with_a_new_sibling_field:
+        string_maps(), json!({"values": [{"name": "1", "key": "value"}, {"name": "2", "key": "value"}]})
+        => json!({"values": [{"name": "1", "key": "value"}, {"name": "2", "key": "value"}], "otherField": "hello world"}), true;
+    atomic_list_items_are_not_correlated_by_index:
+        string_maps(), json!({"values": [{"name": "1", "key": "value"}, {"name": "2", "key": "value"}], "otherField": "hello world"})
+        => json!({"values": [{"name": "1", "key": "value"}, {"name": "2", "key": "value", "key2": "valid value"}]}), false;
+    atomic_list_reordered:
+        string_maps(), json!({"values": [{"name": "1", "key": "value"}, {"name": "2", "key": "value"}], "otherField": "hello world"})
+        => json!({"values": [{"name": "2", "key": "value", "key2": "valid value"}, {"name": "1", "key": "value"}]}), false;
+
+    // ---- CEL Optional OldSelf ------------------------------------------------------
+    cel_optional_old_self_update_fails_with_an_old_value:
+        optional_old_self(), json!({"field": "value"}) => json!({"field": "value2"}), false;
+    cel_optional_old_self_noop_update_fails_transition_rules_do_not_ratchet:
+        optional_old_self(), json!({"field": "value"}) => json!({"field": "value"}), false;
+
+    // ---- CEL_transition_rules_should_not_ratchet -----------------------------------
+    cel_transition_rule_unchanged_field_is_not_ratcheted:
+        transition(), json!({"myStringField": "myStringValue", "myOtherField": "myOtherField"})
+        => json!({"myOtherField": "myNewOtherField", "myStringField": "myStringValue"}), false;
+    cel_transition_rule_both_fields_valid:
+        transition(), json!({"myStringField": "myStringValue", "myOtherField": "myOtherField"})
+        => json!({"myStringField": "validstring", "myOtherField": "myNewOtherField"}), true;
+
+    // ---- CEL Add Change Rule -------------------------------------------------------
+    cel_rule_added_new_entry_follows_it_old_ones_ratcheted:
+        prefixed(),
+        json!({"field": {"object1": item("a string", 5), "object2": item("another string", 15), "object3": item("a third string", 7)}})
+        => json!({"field": {"object1": item("a string", 5), "object2": item("another string", 15),
+            "object3": item("a third string", 7), "object4": item("k8s third string", 7)}}), true;
+    cel_rule_sibling_changes_ratchet_the_unchanged_invalid_value:
+        prefixed(),
+        json!({"field": {"object1": item("a string", 5), "object2": item("another string", 15),
+            "object3": item("a third string", 7), "object4": item("k8s third string", 7)}})
+        => json!({"field": {"object1": item("a string", 15),
+            "object2": {"stringField": "another string", "intField": 10, "otherIntField": 20}}}), true;
+    cel_rule_previously_ratcheted_field_changed_to_invalid:
+        prefixed(),
+        json!({"field": {"object1": item("a string", 15),
+            "object2": {"stringField": "another string", "intField": 10, "otherIntField": 20}}})
+        => json!({"field": {"object2": {"stringField": "a changed string"}, "object3": {"stringField": "a changed third string"}}}), false;
+    cel_rule_mixed_ratcheting:
+        prefixed(),
+        json!({"field": {"object1": item("a string", 15),
+            "object2": {"stringField": "another string", "intField": 10, "otherIntField": 20}}})
+        => json!({"field": {"object1": item("a string", 1000), "object4": item("k8s third string", 7000)}}), true;
+    cel_rule_swap_values_between_keys:
+        prefixed(),
+        json!({"field": {"object1": item("a string", 1000), "object4": item("k8s third string", 7000)}})
+        => json!({"field": {"object1": item("k8s third string", 1000), "object4": item("a string", 7000)}}), false;
+    cel_rule_fix_keys:
+        prefixed(),
+        json!({"field": {"object1": item("a string", 1000), "object4": item("k8s third string", 7000)}})
+        => json!({"field": {"object1": item("k8s a stringy", 1000), "object4": item("k8s third stringy", 7000)}}), true;
 }
