@@ -7,9 +7,12 @@
 //!
 //! Applied: ObjectMeta (`ValidateObjectMetaUpdate`); apps/v1 Deployment, ReplicaSet and
 //! DaemonSet `spec.selector`; StatefulSet's forbidden spec fields; Job `spec.selector`,
-//! `spec.template` and `spec.completions`; Service cluster IPs; ConfigMap and Secret
-//! `immutable`, Secret `type`; PersistentVolumeClaim spec; StorageClass; IngressClass
-//! `spec.controller`; RoleBinding and ClusterRoleBinding `roleRef`.
+//! `spec.template` and `spec.completions`; Pod spec (`ValidatePodUpdate`); Service cluster
+//! IPs, IP families and `loadBalancerClass`; ConfigMap and Secret `immutable`, Secret
+//! `type`; PersistentVolumeClaim spec and storage request; PersistentVolume source,
+//! `volumeMode` and node affinity; StorageClass; IngressClass `spec.controller`;
+//! RoleBinding and ClusterRoleBinding `roleRef`. Comparisons are the server's semantic
+//! equality ([`semantic`]): quantities by value, nil equal to empty.
 
 mod gofmt;
 mod pod;
