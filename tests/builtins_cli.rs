@@ -326,3 +326,62 @@ fn status_defaults_are_the_servers_to_fill_and_not_written() {
             "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n  labels:\n    kubernetes.io/metadata.name: shop\n---\napiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n  name: data\nspec:\n  accessModes:\n  - ReadWriteOnce\n  resources:\n    requests:\n      storage: 1Gi\n  volumeMode: Filesystem\n",
         );
 }
+
+/// One object of every kind with UPDATE rules, as a manifest leaves them (no cluster IPs,
+/// no Job selector, a Secret's `stringData`).
+const UPDATABLE: &str = "apiVersion: v1
+kind: Secret
+metadata: {name: s}
+immutable: true
+stringData: {password: x}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: svc}
+spec:
+  type: LoadBalancer
+  selector: {app: web}
+  ports: [{port: 80}]
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: j}
+spec:
+  template:
+    spec:
+      restartPolicy: Never
+      containers: [{name: c, image: busybox}]
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: data}
+spec:
+  accessModes: [ReadWriteOnce]
+  resources: {requests: {storage: 1Gi}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  containers: [{name: c, image: busybox}]
+";
+
+#[test]
+fn operation_update_without_old_objects_reaches_the_update_rules_and_reports_no_change() {
+    let created = kadmit()
+        .args(["transform"])
+        .write_stdin(format!("{DEPLOYMENT}---\n{UPDATABLE}"))
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    // Each object is its own old object: the update rules run and find nothing changed.
+    kadmit()
+        .args(["transform", "--operation", "UPDATE"])
+        .write_stdin(format!("{DEPLOYMENT}---\n{UPDATABLE}"))
+        .assert()
+        .success()
+        .stderr("")
+        .stdout(String::from_utf8(created).unwrap());
+}

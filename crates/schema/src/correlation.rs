@@ -4,9 +4,9 @@
 //!
 //! Two correlations exist upstream and they differ:
 //! - ratcheting ([`Correlated`]): through object properties and `additionalProperties`
-//!   keys (only where the schema has a node for the field), through `map` lists by their
-//!   keys, and through lists without a list type by index; never through `set` or
-//!   `atomic` lists.
+//!   keys (only where the schema has a node for the field) and through `map` lists by
+//!   their keys; never into the items of other lists (`set`, `atomic`, or no list type,
+//!   which is atomic): such a list is unchanged only as a whole.
 //! - `oldSelf` ([`old_field`], [`MapList`]): through every object field (any map type)
 //!   and through `map` lists by their keys only.
 
@@ -50,8 +50,8 @@ impl<'a> Correlated<'a> {
                 Some(list) => list.get(item),
                 None => MapList::new(self.schema, old_items).get(item),
             },
-            Some("set") | Some("atomic") => None,
-            _ => old_items.get(index),
+            // Upstream: "Atomic lists are the default are not correlatable by item".
+            _ => None,
         }?;
         Some(Correlated::new(item, old, self.schema.items.as_deref()?))
     }

@@ -271,14 +271,26 @@ fn ratcheting_sibling_change_keeps_the_unchanged_field_forgiven() {
     .is_empty());
 }
 
-/// Lists without a list type correlate by index.
+/// Lists without a list type are atomic: their items do not correlate by index, so a
+/// change anywhere revalidates every item (apiserver `cel/common/equality.go`).
 #[test]
-fn ratcheting_list_items_by_index() {
+fn ratcheting_list_items_are_not_correlated_by_index() {
     let def = definition(ratchet_schema());
+    assert_eq!(
+        update(
+            &def,
+            json!({"byIndex": ["toolong", "a"]}),
+            json!({"byIndex": ["toolong", "b"]})
+        ),
+        [
+            "spec.byIndex[0]: Too long: may not be more than 3 bytes",
+            BLOCKED
+        ]
+    );
     assert!(update(
         &def,
         json!({"byIndex": ["toolong", "a"]}),
-        json!({"byIndex": ["toolong", "b"]})
+        json!({"byIndex": ["toolong", "a"]})
     )
     .is_empty());
     assert_eq!(

@@ -98,3 +98,102 @@ fn stored(
     kadmit_native::defaults::run(stage.native_kind(resource), &mut old, stage.minor);
     old
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::kinds::KindTable;
+    use crate::core::resource::Origin;
+    use serde_json::json;
+    use std::collections::BTreeMap;
+    use std::sync::Arc;
+
+    fn resource(value: Value, old: Option<Value>) -> Resource {
+        let origin = Origin {
+            source: Arc::from("test"),
+            index: 0,
+            line: 1,
+            list_item: None,
+            declared: None,
+        };
+        let mut r = Resource::new(value, origin).unwrap();
+        r.old = old.map(Arc::new);
+        r
+    }
+
+    fn context(operation: Operation) -> Context {
+        Context {
+            kinds: KindTable::default(),
+            namespaces: BTreeMap::new(),
+            default_namespace: "default".into(),
+            operation,
+            objects: BTreeMap::new(),
+        }
+    }
+
+    fn validator() -> Validate {
+        Validate(Stage {
+            minor: 35,
+            field_validation: FieldValidation::Strict,
+            write_defaults: false,
+        })
+    }
+
+    fn deployment(app: &str) -> Value {
+        json!({"apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "web", "namespace": "default"},
+            "spec": {"selector": {"matchLabels": {"app": app}},
+                "template": {"metadata": {"labels": {"app": app}},
+                    "spec": {"containers": [{"name": "c", "image": "nginx"}]}}}})
+    }
+
+    fn messages(diagnostics: Vec<Diagnostic>) -> Vec<String> {
+        diagnostics.into_iter().map(|d| d.message).collect()
+    }
+
+    #[test]
+    fn a_changed_selector_is_refused_against_the_old_object() {
+        let r = resource(deployment("b"), Some(deployment("a")));
+        assert_eq!(
+            messages(validator().validate(&r, &context(Operation::Create))),
+            ["The Deployment \"web\" is invalid: spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{\"app\":\"b\"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: field is immutable"]
+        );
+    }
+
+    #[test]
+    fn an_unchanged_object_passes_and_a_create_has_no_update_rules() {
+        let v = validator();
+        let same = resource(deployment("a"), Some(deployment("a")));
+        assert!(v.validate(&same, &context(Operation::Create)).is_empty());
+        let created = resource(deployment("b"), None);
+        assert!(v.validate(&created, &context(Operation::Create)).is_empty());
+        // `--operation UPDATE` without an old object: the object is its own old one.
+        assert!(v.validate(&created, &context(Operation::Update)).is_empty());
+    }
+
+    #[test]
+    fn the_old_object_is_defaulted_before_the_comparison() {
+        // The stored Service has the defaulted `sessionAffinity: None` and its cluster IP;
+        // the manifest leaves both out: nothing changed.
+        let service = |extra: Value| {
+            let mut s = json!({"apiVersion": "v1", "kind": "Service",
+                "metadata": {"name": "s", "namespace": "default"},
+                "spec": {"selector": {"app": "a"}, "ports": [{"port": 80}]}});
+            s["spec"]
+                .as_object_mut()
+                .unwrap()
+                .extend(extra.as_object().unwrap().clone());
+            s
+        };
+        let old = service(json!({"clusterIP": "10.0.0.1", "clusterIPs": ["10.0.0.1"]}));
+        let r = resource(service(json!({})), Some(old.clone()));
+        assert!(validator()
+            .validate(&r, &context(Operation::Create))
+            .is_empty());
+        let moved = resource(service(json!({"clusterIP": "10.0.0.2"})), Some(old));
+        assert_eq!(
+            messages(validator().validate(&moved, &context(Operation::Create))),
+            ["The Service \"s\" is invalid: spec.clusterIPs[0]: Invalid value: []string{\"10.0.0.2\"}: may not change once set"]
+        );
+    }
+}

@@ -7,12 +7,20 @@
 //!
 //! Applied: ObjectMeta (`ValidateObjectMetaUpdate`); apps/v1 Deployment, ReplicaSet and
 //! DaemonSet `spec.selector`; StatefulSet's forbidden spec fields; Job `spec.selector`,
-//! `spec.template` and `spec.completions`; Service cluster IPs; ConfigMap and Secret
-//! `immutable`, Secret `type`; PersistentVolumeClaim spec; StorageClass; IngressClass
-//! `spec.controller`; RoleBinding and ClusterRoleBinding `roleRef`.
+//! `spec.template` and `spec.completions`; Pod spec (`ValidatePodUpdate`); Service cluster
+//! IPs, IP families and `loadBalancerClass`; ConfigMap and Secret `immutable`, Secret
+//! `type`; PersistentVolumeClaim spec and storage request; PersistentVolume source,
+//! `volumeMode` and node affinity; StorageClass; IngressClass `spec.controller`;
+//! RoleBinding and ClusterRoleBinding `roleRef`. Comparisons are the server's semantic
+//! equality ([`semantic`]): quantities by value, nil equal to empty.
 
 mod gofmt;
+mod pod;
+mod pv;
+mod pvc;
 mod rules;
+mod semantic;
+mod service;
 
 #[cfg(test)]
 mod tests;
@@ -24,7 +32,7 @@ use serde_json::{json, Value};
 
 /// The UPDATE-only errors of `new` replacing `old` (both a `kind`); the caller adds the
 /// create-time validation of `new`, which the server runs on update too.
-pub fn validate_update(kind: Kind<'_>, new: &Value, old: &Value, _minor: Minor) -> Vec<FieldError> {
+pub fn validate_update(kind: Kind<'_>, new: &Value, old: &Value, minor: Minor) -> Vec<FieldError> {
     let empty = json!({});
     let mut errs = validate_object_meta_update(
         new.get("metadata").unwrap_or(&empty),
@@ -35,10 +43,11 @@ pub fn validate_update(kind: Kind<'_>, new: &Value, old: &Value, _minor: Minor) 
         ("apps", "Deployment" | "ReplicaSet" | "DaemonSet") => Some(rules::apps_selector),
         ("apps", "StatefulSet") => Some(rules::stateful_set),
         ("batch", "Job") => Some(rules::job),
-        ("", "Service") => Some(rules::service),
+        ("", "Service") => Some(service::service),
+        ("", "Pod") => Some(pod::pod),
+        ("", "PersistentVolume") => Some(pv::pv),
         ("", "ConfigMap") => Some(rules::config_map),
         ("", "Secret") => Some(rules::secret),
-        ("", "PersistentVolumeClaim") => Some(rules::pvc),
         ("storage.k8s.io", "StorageClass") => Some(rules::storage_class),
         ("networking.k8s.io", "IngressClass") => Some(rules::ingress_class),
         ("rbac.authorization.k8s.io", "RoleBinding" | "ClusterRoleBinding") => {
@@ -48,6 +57,9 @@ pub fn validate_update(kind: Kind<'_>, new: &Value, old: &Value, _minor: Minor) 
     };
     if let Some(rule) = rule {
         errs.extend(rule(new, old));
+    }
+    if (kind.group, kind.kind) == ("", "PersistentVolumeClaim") {
+        errs.extend(pvc::pvc(new, old, minor));
     }
     errs
 }

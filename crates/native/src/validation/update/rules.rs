@@ -2,6 +2,7 @@
 //! unchanged since 1.30 unless noted).
 
 use super::gofmt;
+use super::semantic;
 use kadmit_schema::field_error::{BadValue, ErrorType, FieldError};
 use serde_json::{Map, Value};
 
@@ -25,7 +26,7 @@ fn immutable_scalar(field: &str, new: Option<&Value>) -> FieldError {
     )
 }
 
-fn at<'a>(v: &'a Value, pointer: &str) -> Option<&'a Value> {
+pub(super) fn at<'a>(v: &'a Value, pointer: &str) -> Option<&'a Value> {
     v.pointer(pointer).filter(|x| !x.is_null())
 }
 
@@ -56,7 +57,8 @@ const STATEFULSET_MUTABLE: [&str; 7] = [
 /// `ValidateStatefulSetUpdate`: the spec without the mutable fields must be unchanged.
 pub fn stateful_set(new: &Value, old: &Value) -> Vec<FieldError> {
     let rest = |v: &Value| without(at(v, "/spec"), &STATEFULSET_MUTABLE);
-    if rest(new) == rest(old) {
+    let (after, before) = (Value::Object(rest(new)), Value::Object(rest(old)));
+    if semantic::equal(Some(&after), Some(&before)) {
         return Vec::new();
     }
     vec![FieldError::forbidden(
@@ -126,7 +128,7 @@ pub fn job(new: &Value, old: &Value) -> Vec<FieldError> {
             drop_mutable_while_suspended(t);
         }
     }
-    if template != old_template {
+    if !semantic::equal(Some(&template), Some(&old_template)) {
         errs.push(immutable_struct(
             "spec.template",
             "core.PodTemplateSpec{…}".to_owned(),
@@ -207,94 +209,6 @@ fn drop_mutable_while_suspended(template: &mut Value) {
     }
 }
 
-/// The cluster IPs the server holds for a Service: the request's, else (a type that has
-/// cluster IPs, the request leaving them out) the stored ones (`patchAllocatedValues`).
-fn cluster_ips(service: &Value, old: &Value) -> Vec<String> {
-    let strings = |v: Option<&Value>| -> Vec<String> {
-        v.and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_owned)
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
-    let ips = strings(at(service, "/spec/clusterIPs"));
-    if !ips.is_empty() {
-        return ips;
-    }
-    if let Some(ip) = at(service, "/spec/clusterIP").and_then(Value::as_str) {
-        if !ip.is_empty() {
-            return vec![ip.to_owned()];
-        }
-    }
-    if is_external_name(service) {
-        return Vec::new();
-    }
-    let old_ips = strings(at(old, "/spec/clusterIPs"));
-    if old_ips.is_empty() {
-        at(old, "/spec/clusterIP")
-            .and_then(Value::as_str)
-            .map(|ip| vec![ip.to_owned()])
-            .unwrap_or_default()
-    } else {
-        old_ips
-    }
-}
-
-fn is_external_name(service: &Value) -> bool {
-    at(service, "/spec/type").and_then(Value::as_str) == Some("ExternalName")
-}
-
-/// `validateUpgradeDowngradeClusterIPs`: cluster IPs may be added or the secondary one
-/// released, never changed, unless the Service is or was ExternalName.
-pub fn service(new: &Value, old: &Value) -> Vec<FieldError> {
-    if is_external_name(new) || is_external_name(old) {
-        return Vec::new();
-    }
-    let after = cluster_ips(new, old);
-    let before = cluster_ips(old, old);
-    let headless = |ips: &[String]| ips.first().map(String::as_str) == Some("None");
-    if headless(&after) && headless(&before) {
-        return Vec::new();
-    }
-    let shown = gofmt::string_slice(Some(&Value::from(after.clone())));
-    let invalid = |detail: &str| FieldError {
-        kind: ErrorType::Invalid,
-        field: "spec.clusterIPs[0]".to_owned(),
-        value: BadValue::Omit,
-        detail: format!("{shown}: {detail}"),
-    };
-    let mut errs = Vec::new();
-    if after.len() == before.len() {
-        for (i, ip) in before.iter().enumerate() {
-            if *ip != after[i] {
-                errs.push(FieldError {
-                    field: format!("spec.clusterIPs[{i}]"),
-                    ..invalid("may not change once set")
-                });
-            }
-        }
-    } else if before.len() > after.len() {
-        if after.is_empty() {
-            errs.push(invalid("primary clusterIP can not be unset"));
-        } else if after[0] != before[0] {
-            errs.push(invalid("may not change once set"));
-        }
-        let single_stack =
-            at(new, "/spec/ipFamilyPolicy").and_then(Value::as_str) == Some("SingleStack");
-        if after.len() == 1 && !single_stack {
-            errs.push(invalid(
-                "`ipFamilyPolicy` must be set to `SingleStack` when releasing the secondary clusterIP",
-            ));
-        }
-    } else if !before.is_empty() && after[0] != before[0] {
-        errs.push(invalid("may not change once set"));
-    }
-    errs
-}
-
 const WHEN_IMMUTABLE: &str = "field is immutable when `immutable` is set";
 
 fn is_immutable(v: &Value) -> bool {
@@ -360,41 +274,6 @@ fn merged(secret: &Value) -> Value {
         map.shift_remove("stringData");
     }
     out
-}
-
-/// `ValidatePersistentVolumeClaimUpdate`: the spec is immutable but for the storage
-/// request of a bound claim, `volumeAttributesClassName`, and a `volumeName` set once.
-pub fn pvc(new: &Value, old: &Value) -> Vec<FieldError> {
-    let bound = at(old, "/status/phase").and_then(Value::as_str) == Some("Bound");
-    let comparable = |v: &Value, other: &Value| {
-        let mut spec = without(at(v, "/spec"), &["volumeAttributesClassName"]);
-        if at(old, "/spec/volumeName").is_none() {
-            spec.shift_remove("volumeName");
-        }
-        if bound {
-            if let Some(Value::Object(requests)) = spec
-                .get_mut("resources")
-                .and_then(|r| r.get_mut("requests"))
-            {
-                match other.pointer("/spec/resources/requests/storage") {
-                    Some(s) => {
-                        requests.insert("storage".into(), s.clone());
-                    }
-                    None => {
-                        requests.shift_remove("storage");
-                    }
-                }
-            }
-        }
-        spec
-    };
-    if comparable(new, old) == comparable(old, old) {
-        return Vec::new();
-    }
-    vec![FieldError::forbidden(
-        "spec",
-        "spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims",
-    )]
 }
 
 /// `ValidateStorageClassUpdate`.
