@@ -74,6 +74,33 @@ fn deny_refuses_the_resource_with_the_servers_message() {
 }
 
 #[test]
+fn a_denial_names_its_policy_and_binding_as_the_rule_in_reports_not_twice_on_the_line() {
+    let stdin = vap("max", MAX_3) + &binding("max-b", "max", "[Deny]", "") + DEPLOYMENT;
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("report.json");
+    transform(&["--report", report.to_str().unwrap()], stdin)
+        .code(1)
+        .stderr(predicate::str::contains(
+            "denied request: too many replicas [",
+        ))
+        .stderr(predicate::str::contains("(ValidatingAdmissionPolicy max").not());
+    let report: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let rules: Vec<&Value> = report["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| &d["rule"])
+        .collect();
+    assert_eq!(
+        rules,
+        [&Value::from(
+            "ValidatingAdmissionPolicy max (binding max-b)"
+        )],
+        "{report}"
+    );
+}
+
+#[test]
 fn warn_and_audit_report_without_refusing() {
     let stdin = vap("max", MAX_3) + &binding("max", "max", "[Warn, Audit]", "") + DEPLOYMENT;
     let dir = tempfile::tempdir().unwrap();

@@ -38,10 +38,12 @@ fn the_shipped_example_suites_pass() {
         "PASS admission-policies/batch: rejected by \"require-owner\" with a message containing \"needs a team label\"",
         "PASS kubemod/nginx: admitted as admitted/nginx.yaml",
         "PASS kubemod/intercept: rejected by \"ModRule reject-malicious-external-ips\"",
+        "PASS update-change/legacy-settings: warned by \"announce-deletions\"",
+        "PASS update-rejected/feature-flags: rejected by \"protected-configmaps\"",
     ] {
         assert!(stdout.contains(line), "no {line:?} in:\n{stdout}");
     }
-    assert!(stdout.ends_with("10 passed, 0 failed\n"), "{stdout}");
+    assert!(stdout.ends_with("14 passed, 0 failed\n"), "{stdout}");
     assert!(!stdout.contains("FAIL"), "{stdout}");
 }
 

@@ -44,6 +44,9 @@ pub struct Diagnostic {
     pub field: Option<String>,
     /// The rule responsible, as users name it (`ModRule team-a/no-root`, `Assign always-pull`).
     pub rule: Option<String>,
+    /// The message names the rule already in the peer's own words (a
+    /// ValidatingAdmissionPolicy denial): the line does not repeat it.
+    rule_in_message: bool,
     pub origin: Option<Box<Origin>>,
 }
 
@@ -56,6 +59,7 @@ impl Diagnostic {
             resource: None,
             field: None,
             rule: None,
+            rule_in_message: false,
             origin: None,
         }
     }
@@ -93,6 +97,13 @@ impl Diagnostic {
 
     pub fn with_rule(mut self, rule: impl Into<String>) -> Diagnostic {
         self.rule = Some(rule.into());
+        self
+    }
+
+    /// The rule, for reports, of a message that names it already (not repeated on the line).
+    pub fn with_rule_named_in_message(mut self, rule: impl Into<String>) -> Diagnostic {
+        self.rule = Some(rule.into());
+        self.rule_in_message = true;
         self
     }
 
@@ -178,7 +189,7 @@ impl Diagnostic {
             text.push_str(": ");
         }
         text.push_str(&self.message);
-        if let Some(rule) = &self.rule {
+        if let Some(rule) = self.rule.as_ref().filter(|_| !self.rule_in_message) {
             text.push_str(&format!(" ({rule})"));
         }
         text

@@ -178,6 +178,9 @@ struct Spec {
     #[serde(default)]
     options: RunOptions,
     resources: Vec<String>,
+    /// The previous state (`--old`): each resource with an old object is an UPDATE.
+    #[serde(default)]
+    old: Vec<String>,
     cases: Vec<Case>,
 }
 
@@ -350,6 +353,7 @@ impl Prepared {
         options.config_paths = existing("policies", &spec.policies, &mut problems);
         options.crd_paths = existing("crds", &spec.crds, &mut problems);
         let resources = existing("resources", &spec.resources, &mut problems);
+        let old = existing("old", &spec.old, &mut problems);
         let o = &spec.options;
         if let Some(op) = &o.operation {
             match operation(op) {
@@ -373,6 +377,7 @@ impl Prepared {
         // Read as `-f` reads files (directories walked as with -R), so every diagnostic
         // names the resource file and line, not a place in a concatenated stream.
         options.inputs = resources.iter().map(|p| readable_path(p)).collect();
+        options.old_inputs = old.iter().map(|p| readable_path(p)).collect();
         options.recursive = true;
         let mut cases = Vec::new();
         for (i, case) in spec.cases.into_iter().enumerate() {

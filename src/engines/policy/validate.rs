@@ -31,9 +31,21 @@ impl Validator for Validate {
         );
         let about = |d: Diagnostic| d.with_resource(&resource.id).with_origin(&resource.origin);
         let mut out = Vec::new();
-        // The server's message names the policy and the binding already.
+        // The server's message names the policy and the binding already; reports get
+        // them as the rule.
         for denial in outcome.denials {
-            out.push(about(Diagnostic::rejected(denial.message)));
+            let rule = match &denial.binding {
+                Some(binding) => {
+                    format!(
+                        "ValidatingAdmissionPolicy {} (binding {binding})",
+                        denial.policy
+                    )
+                }
+                None => format!("ValidatingAdmissionPolicy {}", denial.policy),
+            };
+            out.push(about(
+                Diagnostic::rejected(denial.message).with_rule_named_in_message(rule),
+            ));
         }
         out.extend(
             outcome
