@@ -46,6 +46,7 @@ use super::compile::{self, Expression};
 use super::cost::{self, EXCEEDED, PER_CALL_LIMIT, VALIDATION_BUDGET};
 use super::env;
 use super::errors::go_text;
+use super::lazy;
 use super::mutation;
 use super::value::untyped;
 use crate::schema::Schema;
@@ -260,19 +261,26 @@ pub struct CompiledExpression {
     idents: Vec<String>,
 }
 
-/// A value bound to a name of an [`Activation`], converted to CEL once: cloning it shares
-/// the converted value, so the parts of an activation several invocations have in common
-/// (the object of a request) are converted once for all of them.
+/// A value bound to a name of an [`Activation`]. Either converted to CEL up front
+/// ([`ActivationValue::from_json`]: cloning it shares the converted value), or borrowing the
+/// JSON ([`ActivationValue::borrowing`]: objects and arrays are converted one level at a
+/// time, as far as an expression reads them, see `lazy`).
 #[derive(Debug, Clone)]
-pub struct ActivationValue(Arc<dyn Val>);
+pub struct ActivationValue<'v>(Arc<dyn Val + 'v>);
 
-impl ActivationValue {
-    /// `value` as CEL sees a value without a schema.
-    pub fn from_json(value: &Value) -> ActivationValue {
+impl<'v> ActivationValue<'v> {
+    /// `value` as CEL sees a value without a schema, converted now.
+    pub fn from_json(value: &Value) -> ActivationValue<'v> {
         ActivationValue(Arc::from(untyped(value)))
     }
 
-    pub fn null() -> ActivationValue {
+    /// `value` as CEL sees a value without a schema, read in place when evaluated: binding
+    /// it costs nothing, and an expression pays only for the parts it reads.
+    pub fn borrowing(value: &'v Value) -> ActivationValue<'v> {
+        ActivationValue(Arc::from(lazy::borrowed(value)))
+    }
+
+    pub fn null() -> ActivationValue<'v> {
         ActivationValue(Arc::new(CelNull))
     }
 }
@@ -280,13 +288,13 @@ impl ActivationValue {
 /// The values of the declared variables for one evaluation; a declared name without a
 /// value is null.
 #[derive(Debug, Clone, Default)]
-pub struct Activation {
-    values: Vec<(String, ActivationValue)>,
+pub struct Activation<'v> {
+    values: Vec<(String, ActivationValue<'v>)>,
 }
 
-impl Activation {
+impl<'v> Activation<'v> {
     pub fn new() -> Self {
-        Activation::default()
+        Activation { values: Vec::new() }
     }
 
     pub fn with(self, name: impl Into<String>, value: Value) -> Self {
@@ -294,7 +302,7 @@ impl Activation {
     }
 
     /// Binds an already converted value.
-    pub fn with_value(mut self, name: impl Into<String>, value: ActivationValue) -> Self {
+    pub fn with_value(mut self, name: impl Into<String>, value: ActivationValue<'v>) -> Self {
         self.set(name.into(), value);
         self
     }
@@ -303,14 +311,14 @@ impl Activation {
         self.set(name.into(), ActivationValue::from_json(&value));
     }
 
-    fn set(&mut self, name: String, value: ActivationValue) {
+    fn set(&mut self, name: String, value: ActivationValue<'v>) {
         match self.values.iter_mut().find(|(n, _)| *n == name) {
             Some((_, v)) => *v = value,
             None => self.values.push((name, value)),
         }
     }
 
-    fn get(&self, name: &str) -> Option<&dyn Val> {
+    fn get(&self, name: &str) -> Option<&(dyn Val + 'v)> {
         self.values
             .iter()
             .find(|(n, _)| n == name)
@@ -320,13 +328,13 @@ impl Activation {
 
 /// The variables of one evaluation as the CEL context resolves them: the declared names
 /// (without a dot) from the activation, null when it has no value; `variables` when bound.
-struct Resolver<'a> {
-    activation: &'a Activation,
+struct Resolver<'a, 'v> {
+    activation: &'a Activation<'v>,
     names: &'a [String],
     variables: Option<Box<dyn Val>>,
 }
 
-impl VariableResolver for Resolver<'_> {
+impl VariableResolver for Resolver<'_, '_> {
     fn resolve<'b>(&'b self, variable: &str) -> Option<CowVal<'b, 'b>> {
         if variable == "variables" {
             if let Some(v) = &self.variables {
@@ -744,19 +752,19 @@ impl CompiledExpression {
 
 /// One invocation (a policy, binding and param): the composited variables, evaluated at
 /// most once each, and the cost budget all evaluations share.
-pub struct Invocation<'a> {
-    activation: &'a Activation,
+pub struct Invocation<'a, 'v> {
+    activation: &'a Activation<'v>,
     variables: &'a [(String, CompiledExpression)],
     cache: HashMap<String, Result<Value, EvalError>>,
     budget: u64,
 }
 
-impl<'a> Invocation<'a> {
+impl<'a, 'v> Invocation<'a, 'v> {
     /// `variables` in declaration order (each compiled with the earlier ones declared, see
     /// [`VariablesDecl::Fields`]); `budget` in cost units (the API server's
     /// `RuntimeCELCostBudget` is [`VALIDATION_BUDGET`]).
     pub fn new(
-        activation: &'a Activation,
+        activation: &'a Activation<'v>,
         variables: &'a [(String, CompiledExpression)],
         budget: u64,
     ) -> Self {
