@@ -12,6 +12,7 @@ use crate::matching::{Matched, Request};
 use kadmit_schema::cel::expression::{Activation, ActivationValue};
 use serde_json::{json, Map, Value};
 use std::cell::OnceCell;
+use std::sync::OnceLock;
 
 /// `authenticationv1.UserInfo`.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -201,24 +202,29 @@ fn bind<'v>(
         .with_value("authorizer", ActivationValue::null())
 }
 
-/// What the activations of one request share, built when first used and then borrowed:
-/// the JSON of `namespaceObject`, and of `request` for invocations matched as the
-/// request's own kind and resource. `object`, `oldObject` and `params` are bound borrowing
-/// the caller's JSON ([`ActivationValue::borrowing`]), which costs nothing until an
-/// expression reads them, so an object that changes between invocations (a mutation) needs
-/// nothing redone.
+/// What the activations of one request share, built when first used: the request's
+/// `object` and `oldObject` (bound borrowing its JSON, [`ActivationValue::borrowing`]: what
+/// one policy's expressions read of them is built once for all), the JSON of
+/// `namespaceObject`, and of `request` for invocations matched as the request's own kind
+/// and resource (bound deferred: built only when an expression reads them). An object
+/// being mutated is bound afresh for each invocation ([`Self::activation_on`]), which
+/// costs nothing until read.
 pub struct RequestValues<'r> {
     request: &'r AdmissionRequest<'r>,
-    namespace_object: OnceCell<Value>,
-    own_request: OnceCell<Value>,
+    object: OnceCell<ActivationValue<'r>>,
+    old_object: OnceCell<ActivationValue<'r>>,
+    namespace_object: OnceLock<Value>,
+    own_request: OnceLock<Value>,
 }
 
 impl<'r> RequestValues<'r> {
     pub fn new(request: &'r AdmissionRequest<'r>) -> RequestValues<'r> {
         RequestValues {
             request,
-            namespace_object: OnceCell::new(),
-            own_request: OnceCell::new(),
+            object: OnceCell::new(),
+            old_object: OnceCell::new(),
+            namespace_object: OnceLock::new(),
+            own_request: OnceLock::new(),
         }
     }
 
@@ -227,16 +233,15 @@ impl<'r> RequestValues<'r> {
     /// and mutations; null without, as for matchConditions (the matcher passes none).
     pub fn activation<'a>(
         &'a self,
-        matched: &Matched,
+        matched: &'a Matched,
         params: Option<&'a Value>,
         namespace_object: bool,
     ) -> Activation<'a> {
-        self.activation_on(
-            self.request.attributes.object,
-            matched,
-            params,
-            namespace_object,
-        )
+        let request = self.request;
+        let object = self
+            .object
+            .get_or_init(|| request.object_value(request.attributes.object));
+        self.bind(object.clone(), matched, params, namespace_object)
     }
 
     /// [`Self::activation`] with `object` as the request's object (the object being
@@ -247,36 +252,55 @@ impl<'r> RequestValues<'r> {
     pub fn activation_on<'a>(
         &'a self,
         object: Option<&'a Value>,
-        matched: &Matched,
+        matched: &'a Matched,
+        params: Option<&'a Value>,
+        namespace_object: bool,
+    ) -> Activation<'a> {
+        let object = self.request.object_value(object);
+        self.bind(object, matched, params, namespace_object)
+    }
+
+    fn bind<'a>(
+        &'a self,
+        object: ActivationValue<'a>,
+        matched: &'a Matched,
         params: Option<&'a Value>,
         namespace_object: bool,
     ) -> Activation<'a> {
         let request = self.request;
+        let old_object = self
+            .old_object
+            .get_or_init(|| request.old_object_value())
+            .clone();
         let own = matched.kind == request.attributes.kind
             && matched.resource == request.attributes.resource;
-        let request_value = if own {
-            ActivationValue::borrowing(
-                self.own_request
-                    .get_or_init(|| request.request_value(matched)),
-            )
-        } else {
-            ActivationValue::from_json(&request.request_value(matched))
+        let own_request = &self.own_request;
+        let request_value = move || {
+            if own {
+                ActivationValue::borrowing(
+                    own_request.get_or_init(|| request.request_value(matched)),
+                )
+            } else {
+                ActivationValue::from_json(&request.request_value(matched))
+            }
         };
-        let namespace_object = if namespace_object {
-            ActivationValue::borrowing(
-                self.namespace_object
-                    .get_or_init(|| request.namespace_object()),
-            )
+        let activation = Activation::new()
+            .with_value("object", object)
+            .with_value("oldObject", old_object)
+            .with_deferred("request", request_value)
+            .with_value(
+                "params",
+                params.map_or_else(ActivationValue::null, ActivationValue::borrowing),
+            );
+        let activation = if namespace_object {
+            let cell = &self.namespace_object;
+            activation.with_deferred("namespaceObject", move || {
+                ActivationValue::borrowing(cell.get_or_init(|| request.namespace_object()))
+            })
         } else {
-            ActivationValue::null()
+            activation.with_value("namespaceObject", ActivationValue::null())
         };
-        bind(
-            request.object_value(object),
-            request.old_object_value(),
-            request_value,
-            params,
-            namespace_object,
-        )
+        activation.with_value("authorizer", ActivationValue::null())
     }
 }
 

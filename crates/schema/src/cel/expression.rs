@@ -60,9 +60,10 @@ use cel::context::VariableResolver;
 use cel::objects::Key;
 use cel::{Context, Value as CelValue};
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// The output type of an expression as far as kadmit's partial checker knows it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -287,9 +288,29 @@ impl<'v> ActivationValue<'v> {
 
 /// The values of the declared variables for one evaluation; a declared name without a
 /// value is null.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Default)]
 pub struct Activation<'v> {
-    values: Vec<(String, ActivationValue<'v>)>,
+    values: Vec<(Cow<'static, str>, Slot<'v>)>,
+}
+
+/// A name's value, or how to make it when an expression first reads the name.
+enum Slot<'v> {
+    Ready(ActivationValue<'v>),
+    Deferred {
+        make: Deferred<'v>,
+        value: OnceLock<ActivationValue<'v>>,
+    },
+}
+
+type Deferred<'v> = Box<dyn Fn() -> ActivationValue<'v> + Send + Sync + 'v>;
+
+impl fmt::Debug for Slot<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Slot::Ready(v) => v.fmt(f),
+            Slot::Deferred { value, .. } => f.debug_tuple("Deferred").field(value).finish(),
+        }
+    }
 }
 
 impl<'v> Activation<'v> {
@@ -297,32 +318,54 @@ impl<'v> Activation<'v> {
         Activation { values: Vec::new() }
     }
 
-    pub fn with(self, name: impl Into<String>, value: Value) -> Self {
+    pub fn with(self, name: impl Into<Cow<'static, str>>, value: Value) -> Self {
         self.with_value(name, ActivationValue::from_json(&value))
     }
 
     /// Binds an already converted value.
-    pub fn with_value(mut self, name: impl Into<String>, value: ActivationValue<'v>) -> Self {
-        self.set(name.into(), value);
+    pub fn with_value(
+        mut self,
+        name: impl Into<Cow<'static, str>>,
+        value: ActivationValue<'v>,
+    ) -> Self {
+        self.set(name.into(), Slot::Ready(value));
         self
     }
 
-    pub fn insert(&mut self, name: impl Into<String>, value: Value) {
-        self.set(name.into(), ActivationValue::from_json(&value));
+    /// Binds the value `make` gives, made when an expression first reads `name` (at most
+    /// once): for values that cost something to build and that most expressions never
+    /// read, such as `request`.
+    pub fn with_deferred(
+        mut self,
+        name: impl Into<Cow<'static, str>>,
+        make: impl Fn() -> ActivationValue<'v> + Send + Sync + 'v,
+    ) -> Self {
+        let slot = Slot::Deferred {
+            make: Box::new(make),
+            value: OnceLock::new(),
+        };
+        self.set(name.into(), slot);
+        self
     }
 
-    fn set(&mut self, name: String, value: ActivationValue<'v>) {
+    pub fn insert(&mut self, name: impl Into<Cow<'static, str>>, value: Value) {
+        self.set(name.into(), Slot::Ready(ActivationValue::from_json(&value)));
+    }
+
+    fn set(&mut self, name: Cow<'static, str>, slot: Slot<'v>) {
         match self.values.iter_mut().find(|(n, _)| *n == name) {
-            Some((_, v)) => *v = value,
-            None => self.values.push((name, value)),
+            Some((_, v)) => *v = slot,
+            None => self.values.push((name, slot)),
         }
     }
 
     fn get(&self, name: &str) -> Option<&(dyn Val + 'v)> {
-        self.values
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.0.as_ref())
+        let (_, slot) = self.values.iter().find(|(n, _)| n == name)?;
+        let value = match slot {
+            Slot::Ready(v) => v,
+            Slot::Deferred { make, value } => value.get_or_init(make),
+        };
+        Some(value.0.as_ref())
     }
 }
 

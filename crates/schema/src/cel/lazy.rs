@@ -10,8 +10,10 @@
 //! identifies itself as it (`as_builtin`), so functions and conversions that downcast to
 //! `CelMap`/`CelList` see a built-in value and nothing behaves differently.
 //!
-//! Cloning a `LazyJson` copies a reference: the comprehensions of cel 0.15 clone each
-//! element they visit into the loop variable, a deep copy of an eagerly converted element.
+//! Cloning a `LazyJson` copies a reference and shares what was built: the comprehensions
+//! of cel 0.15 clone each element they visit into the loop variable (a deep copy of an
+//! eagerly converted element), and the policies of a request all read the same object, so
+//! each level is built at most once per bound value.
 
 use super::value::untyped;
 use cel::common::traits::{
@@ -22,7 +24,7 @@ use cel::common::types::{CelList, CelMap, CelMapKey, CelString, Type};
 use cel::common::value::{Builtin, BuiltinRef, Val};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// `value` as a CEL value borrowing it: objects and arrays lazily, strings borrowed.
 pub(crate) fn borrowed<'v>(value: &'v Value) -> Box<dyn Val + 'v> {
@@ -48,18 +50,19 @@ enum Built<'v> {
     List(CelList<'v>),
 }
 
-/// A JSON object (a CEL `map`) or array (a CEL `list`), built when first used.
+/// A JSON object (a CEL `map`) or array (a CEL `list`), built when first used; its
+/// clones share the build.
 #[derive(Debug)]
 pub(crate) struct LazyJson<'v> {
     node: Node<'v>,
-    built: OnceLock<Built<'v>>,
+    built: Arc<OnceLock<Built<'v>>>,
 }
 
 impl<'v> LazyJson<'v> {
     fn new(node: Node<'v>) -> Self {
         LazyJson {
             node,
-            built: OnceLock::new(),
+            built: Arc::new(OnceLock::new()),
         }
     }
 
@@ -85,13 +88,17 @@ impl<'v> LazyJson<'v> {
         }
     }
 
-    /// The built value, owned.
+    /// The built value, owned: taken when no clone shares it, copied (one level) if one
+    /// does.
     fn into_value(self) -> Box<dyn Val + 'v> {
-        match self
-            .built
-            .into_inner()
-            .unwrap_or_else(|| Self::build(self.node))
-        {
+        let built = match Arc::try_unwrap(self.built) {
+            Ok(cell) => cell.into_inner(),
+            Err(shared) => shared.get().map(|b| match b {
+                Built::Map(m) => Built::Map(m.clone()),
+                Built::List(l) => Built::List(l.clone()),
+            }),
+        };
+        match built.unwrap_or_else(|| Self::build(self.node)) {
             Built::Map(m) => Box::new(m),
             Built::List(l) => Box::new(l),
         }
@@ -194,14 +201,19 @@ impl<'v> Val for LazyJson<'v> {
     }
 
     fn equals(&self, other: &dyn Val) -> bool {
-        self.value().equals(other)
+        // A map equals only a map, a list only a list (`CelMap`/`CelList::equals`): the
+        // null guards of declared variables (`object == null`) build nothing.
+        other.get_type().kind() == self.get_type().kind() && self.value().equals(other)
     }
 
     fn clone_as_boxed<'w>(&self) -> Box<dyn Val + 'w>
     where
         Self: 'w,
     {
-        Box::new(LazyJson::new(self.node))
+        Box::new(LazyJson {
+            node: self.node,
+            built: Arc::clone(&self.built),
+        })
     }
 
     fn as_builtin<'b, 'w>(&'b self) -> BuiltinRef<'b, 'w>
