@@ -8,8 +8,7 @@
 //! Policies never apply to the four admission policy kinds themselves; a policy without a
 //! binding, and a binding whose policy is absent, do nothing.
 
-use crate::compiled::ParamKind;
-use crate::compiled::{Binding, Policy};
+use crate::compiled::{Binding, ParamKind, Policy};
 use crate::matching::{Equivalents, Matched, Request};
 use crate::params::{collect_params_in, ParamScope, ParamSource};
 use serde_json::Value;

@@ -481,8 +481,8 @@ fn apply_mutation(
         .program
         .as_ref()
         .map_err(|e| InvocationError::policy(format!("compilation error: {e}")))?;
-    // The object is converted for CEL only when the mutation or a variable reads it (an
-    // ApplyConfiguration of literals does not).
+    // The object is bound only when the mutation or a variable reads it (an
+    // ApplyConfiguration of literals does not); bound, it is read lazily.
     let used =
         program.references("object") || core.variables.iter().any(|(_, v)| v.references("object"));
     // The activation borrows the object: it ends with the patched object computed.
