@@ -8,9 +8,9 @@
 //! Policies never apply to the four admission policy kinds themselves; a policy without a
 //! binding, and a binding whose policy is absent, do nothing.
 
-use crate::compiled::{Binding, Policy};
+use crate::compiled::{Binding, ParamKind, Policy};
 use crate::matching::{Equivalents, Matched, Request};
-use crate::params::{collect_params, ParamSource};
+use crate::params::{collect_params_in, ParamScope, ParamSource};
 use serde_json::Value;
 use std::borrow::Cow;
 
@@ -64,22 +64,30 @@ pub fn plan<'p, P: Policy>(
     equivalents: &dyn Equivalents,
     params: &'p dyn ParamSource,
 ) -> Vec<Step<'p, P>> {
-    let mut steps = Vec::new();
+    let mut steps = Vec::with_capacity(bindings.len());
     if is_exempt(request) {
         return steps;
     }
-    let mut ordered: Vec<&P> = policies.iter().collect();
-    ordered.sort_by(|a, b| a.core().name.cmp(&b.core().name));
-    let mut bindings: Vec<&Binding> = bindings.iter().collect();
-    bindings.sort_by(|a, b| a.name.cmp(&b.name));
+    // The scope of each param kind, asked of the source once per request.
+    let mut scopes: Vec<(ParamKind, Option<ParamScope>)> = Vec::new();
+    let mut scope_of = |kind: &ParamKind| match scopes.iter().find(|(k, _)| k == kind) {
+        Some((_, scope)) => *scope,
+        None => {
+            let scope = params.scope(&kind.api_version, &kind.kind);
+            scopes.push((kind.clone(), scope));
+            scope
+        }
+    };
+    let ordered = by_name(policies, |p| &p.core().name);
+    let bindings = by_name(bindings, |b| &b.name);
     for policy in ordered {
         let core = policy.core();
-        let own: Vec<&Binding> = bindings
+        let mut own = bindings
             .iter()
             .copied()
             .filter(|b| b.policy_name == core.name)
-            .collect();
-        if own.is_empty() {
+            .peekable();
+        if own.peek().is_none() {
             continue;
         }
         let matched = match core.matcher.matches(request, equivalents) {
@@ -109,7 +117,7 @@ pub fn plan<'p, P: Policy>(
                     Ok(Some(_)) => {}
                 }
             }
-            match collect_params(core, binding, request.namespace, params) {
+            match collect_params_in(core, binding, request.namespace, params, &mut scope_of) {
                 Err(e) => steps.push(Step::ConfigError {
                     policy,
                     binding: Some(binding),
@@ -125,4 +133,21 @@ pub fn plan<'p, P: Policy>(
         }
     }
     steps
+}
+
+/// `items` ordered by name, stably. The engine sorts its policies and bindings once when it
+/// compiles them ([`sort_by_name`]), so per request this is only the check that they are.
+fn by_name<T>(items: &[T], name: impl Fn(&T) -> &str) -> Vec<&T> {
+    let mut ordered: Vec<&T> = items.iter().collect();
+    if !ordered.is_sorted_by_key(|item| name(item)) {
+        ordered.sort_by(|a, b| name(a).cmp(name(b)));
+    }
+    ordered
+}
+
+/// Sorts policies and bindings by name, stably, in the order [`plan`] dispatches them:
+/// done once at compile, it saves [`plan`] sorting them for every request.
+pub fn sort_by_name<P: Policy>(policies: &mut [P], bindings: &mut [Binding]) {
+    policies.sort_by(|a, b| a.core().name.cmp(&b.core().name));
+    bindings.sort_by(|a, b| a.name.cmp(&b.name));
 }

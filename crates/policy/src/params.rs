@@ -99,11 +99,25 @@ pub fn collect_params<'s>(
     request_namespace: &str,
     source: &'s dyn ParamSource,
 ) -> Result<Vec<Option<Cow<'s, Value>>>, ConfigError> {
+    collect_params_in(policy, binding, request_namespace, source, &mut |kind| {
+        source.scope(&kind.api_version, &kind.kind)
+    })
+}
+
+/// [`collect_params`], with the scope of the param kind from `scope_of` (the dispatch
+/// asks the source once per kind and request, not once per binding).
+pub fn collect_params_in<'s>(
+    policy: &PolicyCore,
+    binding: &Binding,
+    request_namespace: &str,
+    source: &'s dyn ParamSource,
+    scope_of: &mut dyn FnMut(&ParamKind) -> Option<ParamScope>,
+) -> Result<Vec<Option<Cow<'s, Value>>>, ConfigError> {
     let err = |s: &str| Err(ConfigError(s.to_owned()));
     let (Some(kind), Some(param_ref)) = (&policy.param_kind, &binding.param_ref) else {
         return Ok(vec![None]);
     };
-    let Some(scope) = source.scope(&kind.api_version, &kind.kind) else {
+    let Some(scope) = scope_of(kind) else {
         return Err(ConfigError(format!(
             "paramKind kind `{}` not known",
             kind.gvk_string()

@@ -12,6 +12,7 @@ use crate::matching::{Matched, Request};
 use kadmit_schema::cel::expression::{Activation, ActivationValue};
 use serde_json::{json, Map, Value};
 use std::cell::OnceCell;
+use std::sync::OnceLock;
 
 /// `authenticationv1.UserInfo`.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -40,7 +41,7 @@ fn gvr_json(group: &str, version: &str, resource: &str) -> Value {
     json!({"group": group, "version": version, "resource": resource})
 }
 
-impl AdmissionRequest<'_> {
+impl<'a> AdmissionRequest<'a> {
     /// `request`: the `admission.k8s.io/v1` AdmissionRequest as JSON (fields with
     /// `omitempty` left out when empty; no `uid`, `object`, `oldObject`). `kind`/`resource`
     /// are the matched (equivalent) ones, `requestKind`/`requestResource` the request's.
@@ -144,40 +145,76 @@ impl AdmissionRequest<'_> {
         }
     }
 
-    /// `oldObject` as CEL sees it: null on CREATE whatever the caller passed.
-    #[cfg(test)]
-    fn old_object_value(&self) -> Value {
-        if self.attributes.operation == "CREATE" {
-            return Value::Null;
-        }
-        self.attributes.old_object.cloned().unwrap_or(Value::Null)
-    }
-
     /// The activation of one invocation. `namespace_object` is [`Self::namespace_object`]
     /// for validations and mutations, null for matchConditions (the matcher passes none).
     /// A request with several invocations shares their common parts through
     /// [`RequestValues`].
-    pub fn activation(
-        &self,
+    pub fn activation<'s>(
+        &'s self,
         matched: &Matched,
-        params: Option<&Value>,
+        params: Option<&'s Value>,
         namespace_object: Value,
-    ) -> Activation {
-        RequestValues::new(self)
-            .activation(matched, params, false)
-            .with("namespaceObject", namespace_object)
+    ) -> Activation<'s> {
+        let request = ActivationValue::from_json(&self.request_value(matched));
+        bind(
+            self.object_value(self.attributes.object),
+            self.old_object_value(),
+            request,
+            params,
+            ActivationValue::from_json(&namespace_object),
+        )
+    }
+
+    /// `object` borrowing `object`: null on DELETE.
+    fn object_value<'v>(&self, object: Option<&'v Value>) -> ActivationValue<'v> {
+        match object {
+            Some(o) if self.attributes.operation != "DELETE" => ActivationValue::borrowing(o),
+            _ => ActivationValue::null(),
+        }
+    }
+
+    /// `oldObject` borrowing the request's: null on CREATE whatever the caller passed.
+    fn old_object_value(&self) -> ActivationValue<'a> {
+        match self.attributes.old_object {
+            Some(o) if self.attributes.operation != "CREATE" => ActivationValue::borrowing(o),
+            _ => ActivationValue::null(),
+        }
     }
 }
 
-/// The values of a request's activations that all its invocations share, each converted
-/// to CEL once, when first used: `object`, `oldObject`, `namespaceObject`, and `request`
-/// for invocations matched as the request's own kind and resource.
+/// The activation's bindings; no authorizer offline (null).
+fn bind<'v>(
+    object: ActivationValue<'v>,
+    old_object: ActivationValue<'v>,
+    request: ActivationValue<'v>,
+    params: Option<&'v Value>,
+    namespace_object: ActivationValue<'v>,
+) -> Activation<'v> {
+    Activation::new()
+        .with_value("object", object)
+        .with_value("oldObject", old_object)
+        .with_value("request", request)
+        .with_value(
+            "params",
+            params.map_or_else(ActivationValue::null, ActivationValue::borrowing),
+        )
+        .with_value("namespaceObject", namespace_object)
+        .with_value("authorizer", ActivationValue::null())
+}
+
+/// What the activations of one request share, built when first used: the request's
+/// `object` and `oldObject` (bound borrowing its JSON, [`ActivationValue::borrowing`]: what
+/// one policy's expressions read of them is built once for all), the JSON of
+/// `namespaceObject`, and of `request` for invocations matched as the request's own kind
+/// and resource (bound deferred: built only when an expression reads them). An object
+/// being mutated is bound afresh for each invocation ([`Self::activation_on`]), which
+/// costs nothing until read.
 pub struct RequestValues<'r> {
     request: &'r AdmissionRequest<'r>,
-    object: OnceCell<ActivationValue>,
-    old_object: OnceCell<ActivationValue>,
-    namespace_object: OnceCell<ActivationValue>,
-    own_request: OnceCell<ActivationValue>,
+    object: OnceCell<ActivationValue<'r>>,
+    old_object: OnceCell<ActivationValue<'r>>,
+    namespace_object: OnceLock<Value>,
+    own_request: OnceLock<Value>,
 }
 
 impl<'r> RequestValues<'r> {
@@ -186,119 +223,84 @@ impl<'r> RequestValues<'r> {
             request,
             object: OnceCell::new(),
             old_object: OnceCell::new(),
-            namespace_object: OnceCell::new(),
-            own_request: OnceCell::new(),
-        }
-    }
-
-    /// Forgets the converted `object`: the object passed to [`Self::activation_on`]
-    /// changed.
-    pub fn object_changed(&mut self) {
-        self.object = OnceCell::new();
-    }
-
-    /// `object`: null on DELETE.
-    fn object_value(&self, object: Option<&Value>) -> ActivationValue {
-        match object {
-            Some(o) if self.request.attributes.operation != "DELETE" => {
-                ActivationValue::from_json(o)
-            }
-            _ => ActivationValue::null(),
+            namespace_object: OnceLock::new(),
+            own_request: OnceLock::new(),
         }
     }
 
     /// The activation of one invocation: `namespaceObject` is the request's
     /// ([`AdmissionRequest::namespace_object`]) with `namespace_object`, as for validations
     /// and mutations; null without, as for matchConditions (the matcher passes none).
-    pub fn activation(
-        &self,
-        matched: &Matched,
-        params: Option<&Value>,
+    pub fn activation<'a>(
+        &'a self,
+        matched: &'a Matched,
+        params: Option<&'a Value>,
         namespace_object: bool,
-    ) -> Activation {
-        self.build(
-            self.request.attributes.object,
-            matched,
-            params,
-            namespace_object,
-        )
+    ) -> Activation<'a> {
+        let request = self.request;
+        let object = self
+            .object
+            .get_or_init(|| request.object_value(request.attributes.object));
+        self.bind(object.clone(), matched, params, namespace_object)
     }
 
     /// [`Self::activation`] with `object` as the request's object (the object being
-    /// mutated). Its conversion is kept until [`Self::object_changed`]. `None` when the
-    /// expressions evaluated in the activation do not reference `object`
-    /// ([`CompiledExpression::references`]): it is then bound to null, unseen.
+    /// mutated). `None` when the expressions evaluated in the activation do not reference
+    /// `object` ([`CompiledExpression::references`]): it is then bound to null, unseen.
     ///
     /// [`CompiledExpression::references`]: kadmit_schema::cel::expression::CompiledExpression::references
-    pub fn activation_on(
-        &self,
-        object: Option<&Value>,
-        matched: &Matched,
-        params: Option<&Value>,
+    pub fn activation_on<'a>(
+        &'a self,
+        object: Option<&'a Value>,
+        matched: &'a Matched,
+        params: Option<&'a Value>,
         namespace_object: bool,
-    ) -> Activation {
-        match object {
-            Some(object) => self.build(Some(object), matched, params, namespace_object),
-            None => self.build_with(ActivationValue::null(), matched, params, namespace_object),
-        }
+    ) -> Activation<'a> {
+        let object = self.request.object_value(object);
+        self.bind(object, matched, params, namespace_object)
     }
 
-    fn build(
-        &self,
-        object: Option<&Value>,
-        matched: &Matched,
-        params: Option<&Value>,
+    fn bind<'a>(
+        &'a self,
+        object: ActivationValue<'a>,
+        matched: &'a Matched,
+        params: Option<&'a Value>,
         namespace_object: bool,
-    ) -> Activation {
-        let object = self
-            .object
-            .get_or_init(|| self.object_value(object))
-            .clone();
-        self.build_with(object, matched, params, namespace_object)
-    }
-
-    fn build_with(
-        &self,
-        object: ActivationValue,
-        matched: &Matched,
-        params: Option<&Value>,
-        namespace_object: bool,
-    ) -> Activation {
+    ) -> Activation<'a> {
         let request = self.request;
         let old_object = self
             .old_object
-            .get_or_init(|| match request.attributes.old_object {
-                Some(o) if request.attributes.operation != "CREATE" => {
-                    ActivationValue::from_json(o)
-                }
-                _ => ActivationValue::null(),
-            });
+            .get_or_init(|| request.old_object_value())
+            .clone();
         let own = matched.kind == request.attributes.kind
             && matched.resource == request.attributes.resource;
-        let request_value = if own {
-            self.own_request
-                .get_or_init(|| ActivationValue::from_json(&request.request_value(matched)))
-                .clone()
-        } else {
-            ActivationValue::from_json(&request.request_value(matched))
+        let own_request = &self.own_request;
+        let request_value = move || {
+            if own {
+                ActivationValue::borrowing(
+                    own_request.get_or_init(|| request.request_value(matched)),
+                )
+            } else {
+                ActivationValue::from_json(&request.request_value(matched))
+            }
         };
-        let namespace_object = if namespace_object {
-            self.namespace_object
-                .get_or_init(|| ActivationValue::from_json(&request.namespace_object()))
-                .clone()
-        } else {
-            ActivationValue::null()
-        };
-        Activation::new()
+        let activation = Activation::new()
             .with_value("object", object)
-            .with_value("oldObject", old_object.clone())
-            .with_value("request", request_value)
+            .with_value("oldObject", old_object)
+            .with_deferred("request", request_value)
             .with_value(
                 "params",
-                params.map_or_else(ActivationValue::null, ActivationValue::from_json),
-            )
-            .with_value("namespaceObject", namespace_object)
-            .with_value("authorizer", ActivationValue::null())
+                params.map_or_else(ActivationValue::null, ActivationValue::borrowing),
+            );
+        let activation = if namespace_object {
+            let cell = &self.namespace_object;
+            activation.with_deferred("namespaceObject", move || {
+                ActivationValue::borrowing(cell.get_or_init(|| request.namespace_object()))
+            })
+        } else {
+            activation.with_value("namespaceObject", ActivationValue::null())
+        };
+        activation.with_value("authorizer", ActivationValue::null())
     }
 }
 
@@ -344,6 +346,7 @@ mod tests {
     use super::*;
     use crate::matching::Gvr;
     use kadmit_match::Gvk;
+    use kadmit_schema::cel::expression::{compile, Declarations};
 
     fn gvk(g: &str, v: &str, k: &str) -> Gvk {
         Gvk {
@@ -395,6 +398,14 @@ mod tests {
             r.namespace_object(),
             json!({"metadata": {"name": "n", "labels": {"a": "b"}}, "status": {"phase": "Active"}})
         );
-        assert_eq!(r.old_object_value(), Value::Null);
+        // oldObject is null on CREATE, whatever the caller passed
+        let values = RequestValues::new(&r);
+        let activation = values.activation(&matched, None, false);
+        let declarations = Declarations::admission(false, false);
+        let old_is_null = compile(
+            "oldObject == null && object.metadata.name == 'p'",
+            &declarations,
+        );
+        assert_eq!(old_is_null.unwrap().evaluate(&activation), Ok(json!(true)));
     }
 }

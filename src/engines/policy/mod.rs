@@ -18,6 +18,7 @@ use crate::core::engine::{Configuration, Engine};
 use crate::core::pipeline::Pipeline;
 use kadmit_match::Gvk;
 use kadmit_policy::compiled::{Binding, ValidatingPolicy};
+use kadmit_policy::dispatch::sort_by_name;
 use kadmit_policy::matching::{Gvr, Table};
 use kadmit_policy::mutating::policy::MutatingPolicy;
 use kadmit_schema::admission::FieldValidation;
@@ -76,15 +77,17 @@ impl Engine for AdmissionPolicies {
         // What every request of the run shares, built once for both stages.
         let builder = request::Builder::new(&self.settings, equivalents(config));
         if !objects.mutating.is_empty() {
-            let policies: Vec<MutatingPolicy> = objects
+            let mut policies: Vec<MutatingPolicy> = objects
                 .mutating
                 .iter()
                 .map(MutatingPolicy::from_object)
                 .collect();
+            let mut bindings = bindings(&objects.mutating_bindings);
+            sort_by_name(&mut policies, &mut bindings);
             add_lookup_kinds(pipeline, policies.iter().map(|p| &p.core));
             pipeline.mutating.push(Box::new(mutate::Mutate {
                 policies,
-                bindings: bindings(&objects.mutating_bindings),
+                bindings,
                 request: builder.clone(),
                 schemas: (
                     Builtin {
@@ -95,15 +98,17 @@ impl Engine for AdmissionPolicies {
             }));
         }
         if !objects.validating.is_empty() {
-            let policies: Vec<ValidatingPolicy> = objects
+            let mut policies: Vec<ValidatingPolicy> = objects
                 .validating
                 .iter()
                 .map(ValidatingPolicy::from_object)
                 .collect();
+            let mut bindings = bindings(&objects.validating_bindings);
+            sort_by_name(&mut policies, &mut bindings);
             add_lookup_kinds(pipeline, policies.iter().map(|p| &p.core));
             pipeline.validating.push(Box::new(validate::Validate {
                 policies,
-                bindings: bindings(&objects.validating_bindings),
+                bindings,
                 request: builder,
             }));
         }

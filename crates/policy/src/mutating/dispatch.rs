@@ -288,7 +288,7 @@ fn dispatch(
             context.params,
         )
     };
-    let mut values = RequestValues::new(context.request);
+    let values = RequestValues::new(context.request);
     let mut config_errors = Vec::new();
     let mut errors = Vec::new();
     let mut changes = Vec::new();
@@ -352,7 +352,6 @@ fn dispatch(
                     apply_mutation(policy, mutation, context, &values, &matched, param, object);
                 match applied {
                     Ok(previous) => {
-                        values.object_changed();
                         dirty = true;
                         before.get_or_insert(previous);
                     }
@@ -482,28 +481,31 @@ fn apply_mutation(
         .program
         .as_ref()
         .map_err(|e| InvocationError::policy(format!("compilation error: {e}")))?;
-    // The object is converted for CEL only when the mutation or a variable reads it (an
-    // ApplyConfiguration of literals does not).
+    // The object is bound only when the mutation or a variable reads it (an
+    // ApplyConfiguration of literals does not); bound, it is read lazily.
     let used =
         program.references("object") || core.variables.iter().any(|(_, v)| v.references("object"));
-    let activation = values.activation_on(used.then_some(&*object), matched, params, true);
-    let mut invocation = Invocation::new(&activation, &core.variables, VALIDATION_BUDGET);
-    let patched = match mutation.patch_type {
-        PatchType::ApplyConfiguration => {
-            let patch = invocation
-                .evaluate_apply_configuration(program)
-                .map_err(|e| eval_error(e, core))?;
-            apply_configuration(object, &patch, schema)
-                .map_err(|e| InvocationError::policy(format!("error applying patch: {e}")))?
-        }
-        PatchType::JsonPatch => {
-            let ops = invocation
-                .evaluate_json_patch(program)
-                .map_err(|e| eval_error(e, core))?;
-            // A failed `test`: the object as it was.
-            json_patch::apply(object, &ops)
-                .map_err(InvocationError::policy)?
-                .unwrap_or_else(|| object.clone())
+    // The activation borrows the object: it ends with the patched object computed.
+    let patched = {
+        let activation = values.activation_on(used.then_some(&*object), matched, params, true);
+        let mut invocation = Invocation::new(&activation, &core.variables, VALIDATION_BUDGET);
+        match mutation.patch_type {
+            PatchType::ApplyConfiguration => {
+                let patch = invocation
+                    .evaluate_apply_configuration(program)
+                    .map_err(|e| eval_error(e, core))?;
+                apply_configuration(object, &patch, schema)
+                    .map_err(|e| InvocationError::policy(format!("error applying patch: {e}")))?
+            }
+            PatchType::JsonPatch => {
+                let ops = invocation
+                    .evaluate_json_patch(program)
+                    .map_err(|e| eval_error(e, core))?;
+                // A failed `test`: the object as it was.
+                json_patch::apply(object, &ops)
+                    .map_err(InvocationError::policy)?
+                    .unwrap_or_else(|| object.clone())
+            }
         }
     };
     let previous = std::mem::replace(object, patched);

@@ -46,6 +46,7 @@ use super::compile::{self, Expression};
 use super::cost::{self, EXCEEDED, PER_CALL_LIMIT, VALIDATION_BUDGET};
 use super::env;
 use super::errors::go_text;
+use super::lazy;
 use super::mutation;
 use super::value::untyped;
 use crate::schema::Schema;
@@ -59,9 +60,10 @@ use cel::context::VariableResolver;
 use cel::objects::Key;
 use cel::{Context, Value as CelValue};
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// The output type of an expression as far as kadmit's partial checker knows it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -260,73 +262,122 @@ pub struct CompiledExpression {
     idents: Vec<String>,
 }
 
-/// A value bound to a name of an [`Activation`], converted to CEL once: cloning it shares
-/// the converted value, so the parts of an activation several invocations have in common
-/// (the object of a request) are converted once for all of them.
+/// A value bound to a name of an [`Activation`]. Either converted to CEL up front
+/// ([`ActivationValue::from_json`]: cloning it shares the converted value), or borrowing the
+/// JSON ([`ActivationValue::borrowing`]: objects and arrays are converted one level at a
+/// time, as far as an expression reads them, see `lazy`).
 #[derive(Debug, Clone)]
-pub struct ActivationValue(Arc<dyn Val>);
+pub struct ActivationValue<'v>(Arc<dyn Val + 'v>);
 
-impl ActivationValue {
-    /// `value` as CEL sees a value without a schema.
-    pub fn from_json(value: &Value) -> ActivationValue {
+impl<'v> ActivationValue<'v> {
+    /// `value` as CEL sees a value without a schema, converted now.
+    pub fn from_json(value: &Value) -> ActivationValue<'v> {
         ActivationValue(Arc::from(untyped(value)))
     }
 
-    pub fn null() -> ActivationValue {
+    /// `value` as CEL sees a value without a schema, read in place when evaluated: binding
+    /// it costs nothing, and an expression pays only for the parts it reads.
+    pub fn borrowing(value: &'v Value) -> ActivationValue<'v> {
+        ActivationValue(Arc::from(lazy::borrowed(value)))
+    }
+
+    pub fn null() -> ActivationValue<'v> {
         ActivationValue(Arc::new(CelNull))
     }
 }
 
 /// The values of the declared variables for one evaluation; a declared name without a
 /// value is null.
-#[derive(Debug, Clone, Default)]
-pub struct Activation {
-    values: Vec<(String, ActivationValue)>,
+#[derive(Debug, Default)]
+pub struct Activation<'v> {
+    values: Vec<(Cow<'static, str>, Slot<'v>)>,
 }
 
-impl Activation {
+/// A name's value, or how to make it when an expression first reads the name.
+enum Slot<'v> {
+    Ready(ActivationValue<'v>),
+    Deferred {
+        make: Deferred<'v>,
+        value: OnceLock<ActivationValue<'v>>,
+    },
+}
+
+type Deferred<'v> = Box<dyn Fn() -> ActivationValue<'v> + Send + Sync + 'v>;
+
+impl fmt::Debug for Slot<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Slot::Ready(v) => v.fmt(f),
+            Slot::Deferred { value, .. } => f.debug_tuple("Deferred").field(value).finish(),
+        }
+    }
+}
+
+impl<'v> Activation<'v> {
     pub fn new() -> Self {
-        Activation::default()
+        Activation { values: Vec::new() }
     }
 
-    pub fn with(self, name: impl Into<String>, value: Value) -> Self {
+    pub fn with(self, name: impl Into<Cow<'static, str>>, value: Value) -> Self {
         self.with_value(name, ActivationValue::from_json(&value))
     }
 
     /// Binds an already converted value.
-    pub fn with_value(mut self, name: impl Into<String>, value: ActivationValue) -> Self {
-        self.set(name.into(), value);
+    pub fn with_value(
+        mut self,
+        name: impl Into<Cow<'static, str>>,
+        value: ActivationValue<'v>,
+    ) -> Self {
+        self.set(name.into(), Slot::Ready(value));
         self
     }
 
-    pub fn insert(&mut self, name: impl Into<String>, value: Value) {
-        self.set(name.into(), ActivationValue::from_json(&value));
+    /// Binds the value `make` gives, made when an expression first reads `name` (at most
+    /// once): for values that cost something to build and that most expressions never
+    /// read, such as `request`.
+    pub fn with_deferred(
+        mut self,
+        name: impl Into<Cow<'static, str>>,
+        make: impl Fn() -> ActivationValue<'v> + Send + Sync + 'v,
+    ) -> Self {
+        let slot = Slot::Deferred {
+            make: Box::new(make),
+            value: OnceLock::new(),
+        };
+        self.set(name.into(), slot);
+        self
     }
 
-    fn set(&mut self, name: String, value: ActivationValue) {
+    pub fn insert(&mut self, name: impl Into<Cow<'static, str>>, value: Value) {
+        self.set(name.into(), Slot::Ready(ActivationValue::from_json(&value)));
+    }
+
+    fn set(&mut self, name: Cow<'static, str>, slot: Slot<'v>) {
         match self.values.iter_mut().find(|(n, _)| *n == name) {
-            Some((_, v)) => *v = value,
-            None => self.values.push((name, value)),
+            Some((_, v)) => *v = slot,
+            None => self.values.push((name, slot)),
         }
     }
 
-    fn get(&self, name: &str) -> Option<&dyn Val> {
-        self.values
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.0.as_ref())
+    fn get(&self, name: &str) -> Option<&(dyn Val + 'v)> {
+        let (_, slot) = self.values.iter().find(|(n, _)| n == name)?;
+        let value = match slot {
+            Slot::Ready(v) => v,
+            Slot::Deferred { make, value } => value.get_or_init(make),
+        };
+        Some(value.0.as_ref())
     }
 }
 
 /// The variables of one evaluation as the CEL context resolves them: the declared names
 /// (without a dot) from the activation, null when it has no value; `variables` when bound.
-struct Resolver<'a> {
-    activation: &'a Activation,
+struct Resolver<'a, 'v> {
+    activation: &'a Activation<'v>,
     names: &'a [String],
     variables: Option<Box<dyn Val>>,
 }
 
-impl VariableResolver for Resolver<'_> {
+impl VariableResolver for Resolver<'_, '_> {
     fn resolve<'b>(&'b self, variable: &str) -> Option<CowVal<'b, 'b>> {
         if variable == "variables" {
             if let Some(v) = &self.variables {
@@ -744,19 +795,19 @@ impl CompiledExpression {
 
 /// One invocation (a policy, binding and param): the composited variables, evaluated at
 /// most once each, and the cost budget all evaluations share.
-pub struct Invocation<'a> {
-    activation: &'a Activation,
+pub struct Invocation<'a, 'v> {
+    activation: &'a Activation<'v>,
     variables: &'a [(String, CompiledExpression)],
     cache: HashMap<String, Result<Value, EvalError>>,
     budget: u64,
 }
 
-impl<'a> Invocation<'a> {
+impl<'a, 'v> Invocation<'a, 'v> {
     /// `variables` in declaration order (each compiled with the earlier ones declared, see
     /// [`VariablesDecl::Fields`]); `budget` in cost units (the API server's
     /// `RuntimeCELCostBudget` is [`VALIDATION_BUDGET`]).
     pub fn new(
-        activation: &'a Activation,
+        activation: &'a Activation<'v>,
         variables: &'a [(String, CompiledExpression)],
         budget: u64,
     ) -> Self {

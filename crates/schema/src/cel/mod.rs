@@ -16,6 +16,7 @@ pub mod expression;
 #[cfg(test)]
 mod expression_tests;
 mod klist;
+mod lazy;
 mod library;
 pub mod mutation;
 #[cfg(test)]

@@ -9,7 +9,7 @@ fn map() -> Declarations {
     Declarations::admission(true, false).with_mutation_types()
 }
 
-fn activation(object: Value) -> Activation {
+fn activation(object: Value) -> Activation<'static> {
     Activation::new().with("object", object)
 }
 

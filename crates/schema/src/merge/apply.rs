@@ -65,6 +65,48 @@ pub fn merge(live: Option<&Value>, patch: Option<&Value>, ty: Type<'_>) -> Optio
     leaf()
 }
 
+/// [`merge`] of `patch` into `live` in place: the same result, without copying what the
+/// patch does not touch (most of an object: an apply configuration sets a few fields).
+pub fn merge_into(live: &mut Value, patch: &Value, ty: Type<'_>) {
+    let atom = ty.deduce(patch);
+    let Some(map) = atom
+        .map
+        .filter(|_| atom.scalar.is_none() && atom.list.is_none())
+    else {
+        // Scalars, lists and anything else: as `merge` does it, on the live value.
+        if let Some(merged) = merge(Some(live), Some(patch), ty) {
+            *live = merged;
+        }
+        return;
+    };
+    let p = patch.as_object();
+    let empty = |m: Option<&Map<String, Value>>| m.is_none_or(Map::is_empty);
+    if map.atomic || (empty(live.as_object()) && empty(p)) {
+        *live = patch.clone();
+        return;
+    }
+    let Some(l) = live.as_object_mut() else {
+        // Not a map on the live side: the patch's fields alone, as `merge` gives them.
+        if let Some(merged) = merge(None, Some(patch), ty) {
+            *live = merged;
+        }
+        return;
+    };
+    // Live keys keep their place and merge with the patch's; the patch's other keys
+    // follow in its order (an insert appends).
+    for (key, value) in p.into_iter().flatten() {
+        let ty = map.field(key).unwrap_or(Type::Deduced);
+        match l.get_mut(key) {
+            Some(existing) => merge_into(existing, value, ty),
+            None => {
+                if let Some(merged) = merge(None, Some(value), ty) {
+                    l.insert(key.clone(), merged);
+                }
+            }
+        }
+    }
+}
+
 fn items(v: Option<&Value>) -> &[Value] {
     match v {
         Some(Value::Array(items)) => items,

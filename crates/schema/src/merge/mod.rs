@@ -91,5 +91,7 @@ pub fn apply_configuration(
         return Err(MergeError::Atomic(atomics));
     }
     convert::check(live, root, true).map_err(MergeError::Live)?;
-    Ok(apply::merge(Some(live), Some(patch), root).unwrap_or_else(|| live.clone()))
+    let mut merged = live.clone();
+    apply::merge_into(&mut merged, patch, root);
+    Ok(merged)
 }
