@@ -613,3 +613,30 @@ fn gatekeeper_apply_to_operations_follow_the_resources_own_operation() {
         ran.stdout
     );
 }
+
+#[test]
+fn an_immutable_field_change_names_the_new_value_as_the_server_does_and_the_old_one() {
+    let deployment = |app: &str| {
+        format!(
+            "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: shop\nspec:\n  selector:\n    matchLabels: {{app: {app}}}\n  template:\n    metadata:\n      labels: {{app: {app}}}\n    spec:\n      containers: [{{name: web, image: nginx:1.25}}]\n---\n"
+        )
+    };
+    let ran = kadmit(
+        "transform",
+        &deployment("web2"),
+        &deployment("web"),
+        "",
+        &[],
+    );
+    assert_eq!(ran.code, 1, "{}", ran.stderr);
+    assert!(
+        ran.stderr.contains(
+            "spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{\"app\":\"web2\"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: field is immutable\n  (before: spec.selector: {\"matchLabels\":{\"app\":\"web\"}})"
+        ),
+        "{}",
+        ran.stderr
+    );
+    // Unchanged, the same Deployment is admitted.
+    let ran = kadmit("transform", &deployment("web"), &deployment("web"), "", &[]);
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+}

@@ -51,15 +51,19 @@ impl Validator for Validate {
         }
         let native_kind = stage.native_kind(resource);
         let mut causes = kadmit_native::validation::validate(native_kind, value, stage.minor);
+        // kadmit's addition to the server's text: what an immutable field was before.
+        let mut before = Vec::new();
         if cx.operation_of(resource) == Operation::Update {
             if let Some(old) = cx.old_object_of(resource) {
                 let old = stored(stage, &kind, resource, old);
-                causes.extend(kadmit_native::validation::validate_update(
+                let update = kadmit_native::validation::validate_update(
                     native_kind,
                     value,
                     &old,
                     stage.minor,
-                ));
+                );
+                before = previous_values(&update, &old);
+                causes.extend(update);
             }
         }
         if !causes.is_empty() {
@@ -74,14 +78,59 @@ impl Validator for Validate {
                     .to_owned(),
                 causes,
             };
+            let mut message = refusal.kubectl_message();
+            for (field, was) in before {
+                message.push_str(&format!("\n  (before: {field}: {was})"));
+            }
             out.push(
-                Diagnostic::rejected(refusal.kubectl_message())
+                Diagnostic::rejected(message)
                     .with_resource(&resource.id)
                     .with_origin(&resource.origin),
             );
         }
         out
     }
+}
+
+/// For every immutable-field error of an UPDATE, the field and its old value as JSON (the
+/// server's text names only the new one; a reviewer needs both).
+fn previous_values(
+    causes: &[kadmit_schema::field_error::FieldError],
+    old: &Value,
+) -> Vec<(String, String)> {
+    causes
+        .iter()
+        .filter(|c| c.detail.contains("immutable"))
+        .filter_map(|c| {
+            let was = value_at(old, &c.field)?;
+            Some((c.field.clone(), serde_json::to_string(was).ok()?))
+        })
+        .collect()
+}
+
+/// The value at a field path as field errors name it (`spec.selector`,
+/// `spec.clusterIPs[0]`, `data[key]`), if the object has one.
+fn value_at<'a>(object: &'a Value, path: &str) -> Option<&'a Value> {
+    let mut at = object;
+    for part in path.split('.') {
+        let (name, mut rest) = match part.find('[') {
+            Some(i) => (&part[..i], &part[i..]),
+            None => (part, ""),
+        };
+        if !name.is_empty() {
+            at = at.get(name)?;
+        }
+        while let Some(close) = rest.find(']') {
+            let key = &rest[1..close];
+            at = match at {
+                Value::Array(items) => items.get(key.parse::<usize>().ok()?)?,
+                Value::Object(map) => map.get(key)?,
+                _ => return None,
+            };
+            rest = &rest[close + 1..];
+        }
+    }
+    Some(at)
 }
 
 /// The old object as the server holds it: decoded (unknown fields dropped) and defaulted
