@@ -205,7 +205,7 @@ mod tests {
         let r = resource(deployment("b"), Some(deployment("a")));
         assert_eq!(
             messages(validator().validate(&r, &context(Operation::Create))),
-            ["The Deployment \"web\" is invalid: spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{\"app\":\"b\"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: field is immutable"]
+            ["The Deployment \"web\" is invalid: spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{\"app\":\"b\"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: field is immutable\n  (before: spec.selector: {\"matchLabels\":{\"app\":\"a\"}})"]
         );
     }
 
