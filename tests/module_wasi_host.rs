@@ -56,7 +56,11 @@ const READS_CONFIG_MAPS: &str = "  module: host-capabilities.wasm\n  contextAwar
 #[test]
 fn host_call_answers_from_the_stream_and_refuses_the_network() {
     let root = root();
-    let ran = transform(root.path(), READS_CONFIG_MAPS, &format!("{CONFIG_MAP}{POD}"));
+    let ran = transform(
+        root.path(),
+        READS_CONFIG_MAPS,
+        &format!("{CONFIG_MAP}{POD}"),
+    );
     assert_eq!(ran.code, 1, "{}", ran.stderr);
     assert!(ran.stdout.is_empty(), "nothing partial on stdout");
     assert!(
