@@ -1,5 +1,6 @@
 //! Kubewarden's host capabilities (binding `kubewarden`), answered offline: what a policy
-//! asks the host with a waPC `__host_call(binding, namespace, operation, payload)`.
+//! asks the host with a waPC `__host_call(binding, namespace, operation, payload)` or,
+//! for a WASI policy, the `host.call` import (`wasi_host.rs`) taking the same four.
 //!
 //! - `tracing`/`log`: the policy's log line goes to kadmit's diagnostics (a policy fails
 //!   when this call fails, so it always succeeds);
@@ -81,7 +82,7 @@ impl Host {
     ) -> Result<Vec<u8>, String> {
         if binding != BINDING {
             return Err(format!(
-                "unknown waPC binding {binding:?}: kadmit answers only the {BINDING:?} binding"
+                "unknown host-call binding {binding:?}: kadmit answers only the {BINDING:?} binding"
             ));
         }
         let capability = format!("{namespace}/{operation}");

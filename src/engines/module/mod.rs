@@ -27,6 +27,7 @@ pub mod stage;
 pub mod tool;
 pub mod wapc;
 pub mod wasi;
+pub mod wasi_host;
 
 use crate::core::config::{confine_path, ConfigItem, Family};
 use crate::core::diagnostic::Diagnostic;

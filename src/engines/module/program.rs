@@ -30,8 +30,9 @@ impl Runner {
         }
     }
 
-    /// Calls the module for `use_case` with `stdin` (a waPC guest's payload); a waPC
-    /// guest's host calls are answered by `host`.
+    /// Calls the module for `use_case` with `stdin` (a waPC guest's payload); the host
+    /// calls of a Kubewarden policy (waPC `__host_call`, WASI `host.call`) are answered by
+    /// `host`.
     pub fn call(
         &self,
         protocol: Protocol,
@@ -46,7 +47,8 @@ impl Runner {
             }
             (Runner::Wasm(module), Protocol::K8sWasi) => module.call(use_case, &[], stdin, limits),
             (Runner::Wasm(module), Protocol::KubewardenWasi) => {
-                module.call("_start", &[KUBEWARDEN_ARGV0, use_case], stdin, limits)
+                let args = [KUBEWARDEN_ARGV0, use_case];
+                module.call_with_host("_start", &args, stdin, Arc::clone(host), limits)
             }
             (Runner::Exec(command), _) => command.call(use_case, &stdin, limits.timeout),
         }

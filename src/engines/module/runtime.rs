@@ -85,7 +85,8 @@ impl WasmModule {
     }
 
     /// Instantiates the module afresh, calls `_initialize` when it is exported, then
-    /// `export`, with `args` as its arguments and `stdin` as its standard input.
+    /// `export`, with `args` as its arguments and `stdin` as its standard input; a host
+    /// call (`host.call`) finds nothing to read.
     pub fn call(
         &self,
         export: &str,
@@ -93,8 +94,22 @@ impl WasmModule {
         stdin: Vec<u8>,
         limits: Limits,
     ) -> Result<Output, Failure> {
+        self.call_with_host(export, args, stdin, Arc::default(), limits)
+    }
+
+    /// [`WasmModule::call`], with `host` answering the module's `host.call` (a Kubewarden
+    /// WASI policy's host capabilities).
+    pub fn call_with_host(
+        &self,
+        export: &str,
+        args: &[&str],
+        stdin: Vec<u8>,
+        host: Arc<Host>,
+        limits: Limits,
+    ) -> Result<Output, Failure> {
         let deadline = Instant::now() + limits.timeout;
-        let sandbox = Sandbox::new(args, stdin, limits.memory, deadline);
+        let mut sandbox = Sandbox::new(args, stdin, limits.memory, deadline);
+        sandbox.wapc.host = host;
         self.run_instance(sandbox, limits, |store, instance| {
             let initialize = instance
                 .get_func(&*store, "_initialize")

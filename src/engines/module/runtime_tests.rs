@@ -354,3 +354,73 @@ fn random_get_is_the_same_sequence_across_its_chunks() {
     assert_eq!(at_once.len(), 8);
     assert_eq!(at_once, in_two);
 }
+
+/// A module asking the host through `host.call` (binding at 64, namespace "kubernetes" at
+/// 96, operation "can_i" at 112) whose stdout is the status digit and then what stdin
+/// holds after the call.
+fn asks_host(binding: &str) -> WasmModule {
+    let text = format!(
+        r#"(module
+             (import "host" "call" (func $host_call (param i32 i32 i32 i32 i32 i32 i32 i32) (result i32)))
+             {IMPORTS}
+             (memory (export "memory") 1)
+             (data (i32.const 64) "{binding}")
+             (data (i32.const 96) "kubernetes")
+             (data (i32.const 112) "can_i")
+             (data (i32.const 128) "{{}}")
+             {ECHO}
+             (func (export "_start")
+               (i32.store8 (i32.const 900)
+                 (i32.add (i32.const 48)
+                   (call $host_call (i32.const 64) (i32.const {len}) (i32.const 96) (i32.const 10)
+                                    (i32.const 112) (i32.const 5) (i32.const 128) (i32.const 2))))
+               (i32.store (i32.const 0) (i32.const 900))
+               (i32.store (i32.const 4) (i32.const 1))
+               (drop (call $fd_write (i32.const 1) (i32.const 0) (i32.const 1) (i32.const 8)))
+               (call $echo)))"#,
+        len = binding.len()
+    );
+    let bytes = wat::parse_str(&text).expect("the test module is valid WAT");
+    WasmModule::compile(&engine(), &bytes).expect("the test module compiles")
+}
+
+#[test]
+fn host_call_answers_on_stdin_in_place_of_what_was_left() {
+    let host = std::sync::Arc::new(super::capabilities::Host::default());
+    let call = |m: WasmModule| {
+        let out = m
+            .call_with_host(
+                "_start",
+                &[],
+                b"the unread request".to_vec(),
+                host.clone(),
+                Limits::default(),
+            )
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let answered = call(asks_host("kubewarden"));
+    assert!(
+        answered.starts_with("0{\"allowed\":false,\"denied\":false,"),
+        "{answered}"
+    );
+    assert_eq!(
+        call(asks_host("elsewhere")),
+        "1unknown host-call binding \"elsewhere\": kadmit answers only the \"kubewarden\" binding"
+    );
+}
+
+#[test]
+fn the_host_module_offers_only_call() {
+    let text = r#"(module (import "host" "callback" (func)) (func (export "_start")))"#;
+    let bytes = wat::parse_str(text).unwrap();
+    let Err(error) = WasmModule::compile(&engine(), &bytes) else {
+        panic!("host.callback is not provided");
+    };
+    assert!(
+        error.contains(
+            "the module imports host.callback, which is not a Kubewarden host function (kadmit provides host.call)"
+        ),
+        "{error}"
+    );
+}

@@ -132,7 +132,7 @@ fn read(caller: &mut Caller<'_, Sandbox>, at: i32, len: i32) -> Result<Vec<u8>, 
     let end = start
         .checked_add(len as u32 as usize)
         .filter(|&end| end <= data.len())
-        .ok_or_else(|| Error::new("a waPC call named bytes outside the module's memory"))?;
+        .ok_or_else(|| Error::new("a host call named bytes outside the module's memory"))?;
     let bytes = data[start..end].to_vec();
     charge(caller, bytes.len() as u64)?;
     Ok(bytes)
@@ -145,7 +145,7 @@ fn write(caller: &mut Caller<'_, Sandbox>, at: i32, bytes: &[u8]) -> Result<(), 
     let end = start
         .checked_add(bytes.len())
         .filter(|&end| end <= data.len())
-        .ok_or_else(|| Error::new("a waPC call named bytes outside the module's memory"))?;
+        .ok_or_else(|| Error::new("a host call named bytes outside the module's memory"))?;
     data[start..end].copy_from_slice(bytes);
     charge(caller, bytes.len() as u64)
 }
@@ -193,6 +193,50 @@ fn console_log(mut caller: Caller<'_, Sandbox>, at: i32, len: i32) -> Result<(),
     charge(&mut caller, FUEL_PER_HOST_CALL)
 }
 
+/// Where the guest's strings and payload of one host call are: (pointer, length) of
+/// binding, namespace, operation and payload, as both `__host_call` and WASI's `host.call`
+/// take them.
+pub type HostCallArgs = [(i32, i32); 4];
+
+/// Asks the host on behalf of the guest, under the limits every host call has: at most
+/// [`MAX_HOST_CALLS`] per guest call (then a [`HostCallStorm`] stops it), and fuel for the
+/// call and for each byte read and answered. The answer is the response, or the error the
+/// policy receives; `Err` stops the guest.
+pub fn ask_host(
+    caller: &mut Caller<'_, Sandbox>,
+    args: HostCallArgs,
+) -> Result<Result<Vec<u8>, String>, Error> {
+    let state = &mut caller.data_mut().wapc;
+    state.host_calls += 1;
+    if state.host_calls > MAX_HOST_CALLS {
+        state.host_call_storm = true;
+        return Err(Error::host(HostCallStorm));
+    }
+    charge(caller, FUEL_PER_HOST_CALL)?;
+    let [binding, namespace, operation, payload] = args;
+    let binding = read(caller, binding.0, binding.1)?;
+    let namespace = read(caller, namespace.0, namespace.1)?;
+    let operation = read(caller, operation.0, operation.1)?;
+    let payload = read(caller, payload.0, payload.1)?;
+    let state = &mut caller.data_mut().wapc;
+    let host = Arc::clone(&state.host);
+    let answer = host.answer(
+        &String::from_utf8_lossy(&binding),
+        &String::from_utf8_lossy(&namespace),
+        &String::from_utf8_lossy(&operation),
+        &payload,
+        &mut state.logs,
+    );
+    let size = match &answer {
+        Ok(response) => response.len(),
+        Err(error) => error.len(),
+    };
+    charge(caller, size as u64)?;
+    Ok(answer)
+}
+
+/// `__host_call`: 1 with the response for `__host_response`, or 0 with the error for
+/// `__host_error`.
 #[allow(clippy::too_many_arguments)]
 fn host_call(
     mut caller: Caller<'_, Sandbox>,
@@ -205,40 +249,26 @@ fn host_call(
     at: i32,
     len: i32,
 ) -> Result<i32, Error> {
+    let answer = ask_host(
+        &mut caller,
+        [
+            (binding_at, binding_len),
+            (namespace_at, namespace_len),
+            (operation_at, operation_len),
+            (at, len),
+        ],
+    )?;
     let state = &mut caller.data_mut().wapc;
-    state.host_calls += 1;
-    if state.host_calls > MAX_HOST_CALLS {
-        state.host_call_storm = true;
-        return Err(Error::host(HostCallStorm));
-    }
-    charge(&mut caller, FUEL_PER_HOST_CALL)?;
-    let binding = read(&mut caller, binding_at, binding_len)?;
-    let namespace = read(&mut caller, namespace_at, namespace_len)?;
-    let operation = read(&mut caller, operation_at, operation_len)?;
-    let payload = read(&mut caller, at, len)?;
-    let state = &mut caller.data_mut().wapc;
-    let host = Arc::clone(&state.host);
-    let answer = host.answer(
-        &String::from_utf8_lossy(&binding),
-        &String::from_utf8_lossy(&namespace),
-        &String::from_utf8_lossy(&operation),
-        &payload,
-        &mut state.logs,
-    );
     state.host_response.clear();
     state.host_error.clear();
-    let (status, size) = match answer {
+    Ok(match answer {
         Ok(response) => {
-            let size = response.len();
             state.host_response = response;
-            (1, size)
+            1
         }
         Err(error) => {
-            let size = error.len();
             state.host_error = error.into_bytes();
-            (0, size)
+            0
         }
-    };
-    charge(&mut caller, size as u64)?;
-    Ok(status)
+    })
 }

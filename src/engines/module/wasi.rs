@@ -20,6 +20,7 @@ use super::outcome::OUTPUT_LIMIT;
 use super::recognize::refusal;
 use super::runtime::Timeout;
 use super::wapc::{WapcState, WAPC_MODULE};
+use super::wasi_host::HOST_MODULE;
 use std::time::Instant;
 use wasmi::{Caller, Error, Extern, ExternType, Linker, Module, ResourceLimiter, Val};
 
@@ -61,7 +62,7 @@ pub struct Sandbox {
     random: SplitMix64,
     pub limiter: MemoryLimiter,
     deadline: Instant,
-    /// The waPC side of a call (unused by WASI-only modules).
+    /// The waPC side of a call, and the host that `host.call` asks.
     pub wapc: WapcState,
 }
 
@@ -82,6 +83,13 @@ impl Sandbox {
             deadline,
             wapc: WapcState::default(),
         }
+    }
+
+    /// Makes `bytes` the whole of what stdin has left to read: a host call's answer
+    /// (`wasi_host.rs`).
+    pub fn replace_stdin(&mut self, bytes: Vec<u8>) {
+        self.stdin = bytes;
+        self.stdin_read = 0;
     }
 
     /// Stops the call ([`Timeout`]) once it is past its deadline. The runtime calls it as
@@ -173,7 +181,7 @@ impl SplitMix64 {
     }
 }
 
-/// Defines every WASI and waPC function `module` imports; an import from anywhere else
+/// Defines every WASI, waPC and WASI host-call (`host.call`) function `module` imports; an import from anywhere else
 /// is an error naming it and saying what kind of module it looks like.
 pub fn define_imports(linker: &mut Linker<Sandbox>, module: &Module) -> Result<(), String> {
     let mut defined = std::collections::HashSet::new();
@@ -188,6 +196,7 @@ pub fn define_imports(linker: &mut Linker<Sandbox>, module: &Module) -> Result<(
         let defined = match from {
             WASI_MODULE => define(linker, name, ty),
             WAPC_MODULE => super::wapc::define(linker, name),
+            HOST_MODULE => super::wasi_host::define(linker, name),
             _ => return Err(refusal(module, from, name, "which kadmit does not provide")),
         };
         defined.map_err(|e| format!("cannot provide {from}.{name}: {e}"))?;
