@@ -54,9 +54,7 @@ impl Slot {
     }
 
     pub fn value(&self) -> Value {
-        let mut de = serde_json::Deserializer::from_str(&self.body);
-        de.disable_recursion_limit();
-        serde::Deserialize::deserialize(&mut de).expect("kadmit wrote this JSON itself")
+        read_compact(&self.body)
     }
 
     pub fn resource(&self) -> Resource {
@@ -658,4 +656,12 @@ fn verify_item_text(item: &mut ItemText, value: &Value, limits: &Limits) -> bool
         item.keys.clear();
     }
     true
+}
+
+/// A document held as compact JSON between intake and admission, read back (no recursion
+/// limit: the node limits were enforced when the YAML was read).
+pub(super) fn read_compact(body: &str) -> Value {
+    let mut de = serde_json::Deserializer::from_str(body);
+    de.disable_recursion_limit();
+    serde::Deserialize::deserialize(&mut de).expect("kadmit wrote this JSON itself")
 }

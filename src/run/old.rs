@@ -4,7 +4,7 @@
 //! object by identity (group, kind, namespace, name) and admitted as an UPDATE against
 //! it; an old object no resource matched is admitted as a DELETE (docs/update.md).
 
-use super::intake::{manifest_files, text_digest, TextDigest};
+use super::intake::{manifest_files, read_compact, text_digest, TextDigest};
 use crate::core::config::classify;
 use crate::core::decode::decode_stream_with_texts;
 use crate::core::diagnostic::Diagnostic;
@@ -193,7 +193,7 @@ impl OldObjects {
         if object.same_text {
             return Some(resource.value.clone());
         }
-        Some(parse(&body))
+        Some(read_compact(&body))
     }
 
     /// The DELETEs: every old object no resource of the stream matched, in `--old` order,
@@ -215,7 +215,7 @@ impl OldObjects {
                         .ok()
                         .and_then(|docs| docs.into_iter().next())
                         .map_or(Value::Null, |doc| doc.value),
-                    false => parse(&body),
+                    false => read_compact(&body),
                 };
                 let value = stored(value, &object.id, &object.origin);
                 Resource::deletion(Arc::new(value), object.id.clone(), object.origin.clone())
@@ -238,10 +238,4 @@ fn key(id: &Identity, cx: &Context) -> Key {
         namespace,
         id.name.clone(),
     )
-}
-
-fn parse(body: &str) -> Value {
-    let mut de = serde_json::Deserializer::from_str(body);
-    de.disable_recursion_limit();
-    serde::Deserialize::deserialize(&mut de).expect("kadmit wrote this JSON itself")
 }
