@@ -138,6 +138,10 @@ def crd(rng, kind, size_kb, broken):
             },
             "required": ["spec"],
         }
+        # A defaulted field at the top of spec: a resource of any kind shows its CRD ran.
+        spec["properties"]["pullPolicy"] = {
+            "type": "string", "enum": ["Always", "Never", "IfNotPresent"],
+            "default": "Always", "description": description(rng, 12)}
         if broken:
             # Not structural: a type the API server refuses on create.
             spec["properties"]["brokenField"] = {"type": "strnig"}

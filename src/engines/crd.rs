@@ -62,7 +62,9 @@ impl Definitions {
                     let origin = crd.origin.clone();
                     out.by_kind.insert(key, Entry { lazy, origin });
                 }
-                Err(refusal) => problems.push(unusable(&crd_name(&crd.value), &refusal, &crd.origin)),
+                Err(refusal) => {
+                    problems.push(unusable(&crd_name(&crd.value), &refusal, &crd.origin))
+                }
             }
         }
         (out, problems)

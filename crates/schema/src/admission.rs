@@ -250,10 +250,7 @@ pub fn create_at(
 }
 
 /// The served version `object` asks for, or the server's 404.
-fn request_version<'a>(
-    definition: &'a Definition,
-    object: &Value,
-) -> Result<Served<'a>, Refused> {
+fn request_version<'a>(definition: &'a Definition, object: &Value) -> Result<Served<'a>, Refused> {
     let crd = &definition.crd;
     let api_version = object
         .get("apiVersion")

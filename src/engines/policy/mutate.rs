@@ -21,8 +21,8 @@ use kadmit_policy::mutating::dispatch::{
 };
 use kadmit_policy::mutating::policy::{MutatingPolicy, ReinvocationPolicy};
 use kadmit_schema::definition::Crd;
-use kadmit_schema::lazy::LazyCrd;
 use kadmit_schema::kinds::Builtin;
+use kadmit_schema::lazy::LazyCrd;
 use serde_json::Value;
 
 pub(super) struct Mutate {

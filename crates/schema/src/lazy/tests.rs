@@ -38,9 +38,15 @@ fn an_identity_problem_is_found_up_front_with_every_problem_of_the_crd() {
     broken["spec"]["scope"] = json!("Everywhere");
     let refusal = LazyCrd::crd(&broken).err().expect("refused");
     let message = refusal.kubectl_message();
-    assert!(message.contains("spec.scope: Unsupported value: \"Everywhere\""), "{message}");
+    assert!(
+        message.contains("spec.scope: Unsupported value: \"Everywhere\""),
+        "{message}"
+    );
     // The schema's problem is in the same message: all problems at once.
-    assert!(message.contains("properties[spec].type: Required value"), "{message}");
+    assert!(
+        message.contains("properties[spec].type: Required value"),
+        "{message}"
+    );
 }
 
 #[test]
@@ -48,13 +54,17 @@ fn an_unknown_field_outside_the_schemas_is_found_up_front() {
     let mut typo = crd(valid_schema());
     typo["spec"]["nmaes"] = json!({});
     let refusal = LazyCrd::crd(&typo).err().expect("refused");
-    assert!(matches!(refusal, Refused::BadRequest(m) if m.contains("unknown field \"spec.nmaes\"")));
+    assert!(
+        matches!(refusal, Refused::BadRequest(m) if m.contains("unknown field \"spec.nmaes\""))
+    );
 }
 
 #[test]
 fn a_schema_problem_is_found_when_the_kind_is_used_with_the_eager_refusal() {
-    let broken = crd(json!({"type": "object", "properties": {"spec": {"properties": {},
-        "x-kubernetes-validations": [{"rule": "self.size >"}]}}}));
+    let broken = crd(
+        json!({"type": "object", "properties": {"spec": {"properties": {},
+        "x-kubernetes-validations": [{"rule": "self.size >"}]}}}),
+    );
     let lazy = LazyCrd::definition(&broken).expect("the identity is fine");
     assert!(!lazy.is_loaded());
     assert_eq!(lazy.get().err(), Crd::from_value(&broken).err().as_ref());
@@ -63,7 +73,9 @@ fn a_schema_problem_is_found_when_the_kind_is_used_with_the_eager_refusal() {
     let mut typo = crd(valid_schema());
     typo["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["maxium"] = json!(1);
     let lazy = LazyCrd::definition(&typo).expect("the identity is fine");
-    assert!(matches!(lazy.get(), Err(Refused::BadRequest(m)) if m.contains("openAPIV3Schema.maxium")));
+    assert!(
+        matches!(lazy.get(), Err(Refused::BadRequest(m)) if m.contains("openAPIV3Schema.maxium"))
+    );
 }
 
 #[test]
@@ -95,7 +107,9 @@ fn kind_schemas_come_from_crds_that_load() {
     let good = LazyCrd::crd(&crd(valid_schema())).unwrap();
     let set = vec![good];
     assert!(!set[0].is_loaded());
-    assert!(set.schema_at("example.com", "v1", "Widget", &["spec", "size"]).is_some());
+    assert!(set
+        .schema_at("example.com", "v1", "Widget", &["spec", "size"])
+        .is_some());
     assert!(set.schema("example.com", "v1", "Gadget").is_none());
     let bad = crd(json!({"type": "object", "properties": {"spec": {"properties": {}}}}));
     let set = vec![LazyCrd::crd(&bad).unwrap()];

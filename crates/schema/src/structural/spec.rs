@@ -270,7 +270,8 @@ fn per_version_exclusivity(crd: &Crd<'_>, raw: &Value, out: &mut Vec<FieldError>
     }
     let same_columns = {
         let first = crd.versions.first().map(|v| v.columns);
-        first.is_some_and(|c| !c.is_empty()) && crd.versions.iter().all(|v| Some(v.columns) == first)
+        first.is_some_and(|c| !c.is_empty())
+            && crd.versions.iter().all(|v| Some(v.columns) == first)
     };
     let identical_checks: [(bool, &str, &str); 3] = [
         (same(&crd.versions, |v| v.schema), "schemas", "validation"),
