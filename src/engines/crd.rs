@@ -8,11 +8,11 @@ use crate::core::diagnostic::Diagnostic;
 use crate::core::engine::{Configuration, Engine};
 use crate::core::pipeline::Pipeline;
 use crate::core::pipeline::{Change, Context, Mutation, Mutator, Operation, Validator};
-use crate::core::resource::Resource;
+use crate::core::resource::{Origin, Resource};
 use kadmit_schema::admission::{
     check, check_update, prepare, Definition, FieldValidation, Refused, Settings,
 };
-use kadmit_schema::definition::Crd;
+use kadmit_schema::lazy::LazyCrd;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -35,36 +35,35 @@ impl Engine for Crds {
     }
 }
 
-/// The CRDs of a run by (group, kind).
+/// The CRDs of a run by (group, kind), each checked up front only as far as it defines
+/// its kind; its schemas are checked and compiled when a resource of the kind is first
+/// admitted (docs/schema.md "CRDs are compiled when used").
 #[derive(Default)]
 pub struct Definitions {
-    by_kind: BTreeMap<(String, String), Definition>,
+    by_kind: BTreeMap<(String, String), Entry>,
+}
+
+/// One CRD of the run, with the place it was read from for reporting its schemas.
+struct Entry {
+    lazy: LazyCrd<Definition>,
+    origin: Origin,
 }
 
 impl Definitions {
-    /// Loads every CRD; each unusable one is reported (a configuration error).
+    /// Reads every CRD's identity; each CRD refused on that ground is reported (a
+    /// configuration error), with every problem it has.
     pub fn load(crds: &[&Resource]) -> (Definitions, Vec<Diagnostic>) {
         let mut out = Definitions::default();
         let mut problems = Vec::new();
         for crd in crds {
-            let value = &crd.value;
-            let name = value
-                .pointer("/metadata/name")
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_owned();
-            let loaded = Crd::from_value(value).map(Definition::new);
-            match loaded {
-                Ok(definition) => {
-                    let key = (definition.crd.group.clone(), definition.crd.kind.clone());
-                    out.by_kind.insert(key, definition);
+            match LazyCrd::definition(&crd.value) {
+                Ok(lazy) => {
+                    let key = (lazy.group.clone(), lazy.kind.clone());
+                    let origin = crd.origin.clone();
+                    out.by_kind.insert(key, Entry { lazy, origin });
                 }
                 Err(refusal) => {
-                    problems.push(
-                        Diagnostic::config(refusal.kubectl_message())
-                            .with_rule(format!("CustomResourceDefinition {name}"))
-                            .with_origin(&crd.origin),
-                    );
+                    problems.push(unusable(&crd_name(&crd.value), &refusal, &crd.origin))
                 }
             }
         }
@@ -75,10 +74,25 @@ impl Definitions {
         self.by_kind.is_empty()
     }
 
-    fn get(&self, resource: &Resource) -> Option<&Definition> {
+    fn get(&self, resource: &Resource) -> Option<&Entry> {
         self.by_kind
             .get(&(resource.id.group.clone(), resource.id.kind.clone()))
     }
+}
+
+fn crd_name(value: &Value) -> String {
+    value
+        .pointer("/metadata/name")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_owned()
+}
+
+/// A CRD the API server would refuse: a configuration error at the CRD.
+fn unusable(name: &str, refusal: &Refused, origin: &Origin) -> Diagnostic {
+    Diagnostic::config(refusal.kubectl_message())
+        .with_rule(format!("CustomResourceDefinition {name}"))
+        .with_origin(origin)
 }
 
 /// The two pipeline stages for `definitions`.
@@ -115,8 +129,21 @@ fn warning(resource: &Resource, text: &str) -> Diagnostic {
 
 impl Mutator for Decode {
     fn mutate(&self, resource: &mut Resource, _: &Context) -> Mutation {
-        let Some(definition) = self.definitions.get(resource) else {
+        let Some(entry) = self.definitions.get(resource) else {
             return Mutation::default();
+        };
+        let definition = match entry.lazy.get() {
+            Ok(definition) => definition,
+            // Its schemas were first checked for this resource: the CRD's problem, told
+            // with every resource of its kind (which goes no further, as the kind would
+            // not exist on a server that refused the CRD).
+            Err(refusal) => {
+                return Mutation {
+                    changes: Vec::new(),
+                    diagnostics: vec![unusable(&entry.lazy.name, refusal, &entry.origin)
+                        .with_resource(&resource.id)],
+                }
+            }
         };
         match prepare(definition, &resource.value, self.settings) {
             Ok(created) => {
@@ -164,7 +191,8 @@ impl Validate {
 
 impl Validator for Validate {
     fn validate(&self, resource: &Resource, cx: &Context) -> Vec<Diagnostic> {
-        let Some(definition) = self.definitions.get(resource) else {
+        // A CRD refused for its schemas was reported by the decode half.
+        let Some(Ok(definition)) = self.definitions.get(resource).map(|e| e.lazy.get()) else {
             return Vec::new();
         };
         let update = cx.operation_of(resource) == Operation::Update;
@@ -203,7 +231,6 @@ impl Validator for Validate {
 mod tests {
     use super::*;
     use crate::core::kinds::KindTable;
-    use crate::core::resource::Origin;
     use kadmit_schema::admission::FieldValidation;
     use serde_json::json;
 

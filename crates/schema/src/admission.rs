@@ -9,6 +9,7 @@ use super::field_error::{ErrorType, FieldError};
 use super::schema::Schema;
 use super::{defaulting, listtype, objectmeta, openapi, prune};
 use serde_json::{json, Value};
+use std::sync::OnceLock;
 
 /// The server's `fieldValidation`: what unknown fields do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,9 +22,11 @@ pub enum FieldValidation {
     Ignore,
 }
 
-/// A CRD version ready to admit objects: its schema's compiled rules and validator.
-pub struct Served {
-    pub version: Version,
+/// A CRD version ready to admit objects: its schema with the defaults the server keeps,
+/// its validator and its compiled rules.
+struct Compiled {
+    /// The version's schema, defaults pruned as the server prunes them on load.
+    schema: Option<Schema>,
     /// Whether the schema has an `x-kubernetes-embedded-resource` anywhere (else the
     /// embedded-resource walks are skipped).
     embedded: bool,
@@ -31,40 +34,58 @@ pub struct Served {
     rules: Option<CompiledRules>,
 }
 
-/// A loaded CRD with every version compiled once.
+impl Compiled {
+    fn new(version: &Version) -> Compiled {
+        let mut schema = version.schema.clone();
+        if let Some(schema) = schema.as_mut() {
+            // A default that does not survive pruning was refused when the CRD was
+            // validated; what is left to prune is only dropped here.
+            let _ = defaulting::prune_defaults(schema);
+        }
+        Compiled {
+            embedded: schema.as_ref().is_some_and(any_embedded),
+            validator: schema.as_ref().map(openapi::Validator::new),
+            rules: schema.as_ref().map(super::cel::compile_unchecked),
+            schema,
+        }
+    }
+}
+
+/// One version of a definition as a request sees it.
+struct Served<'a> {
+    version: &'a Version,
+    compiled: &'a Compiled,
+}
+
+/// A loaded CRD whose versions are compiled on first use, each at most once (a run pays
+/// only for the versions its resources ask for; the cells are thread-safe, so admission
+/// may share a definition across threads).
 pub struct Definition {
     pub crd: Crd,
-    served: Vec<Served>,
+    compiled: Vec<OnceLock<Compiled>>,
 }
 
 impl Definition {
-    /// Compiles each version of a CRD that `Crd::from_value` accepted (its CEL rules were
-    /// compiled and checked there): defaults pruned as the server prunes them on load,
-    /// the OpenAPI validator and the CEL programs built once.
+    /// A CRD that `Crd::from_value` accepted (its CEL rules were compiled and checked
+    /// there), its versions to be compiled when a request first asks for them: defaults
+    /// pruned as the server prunes them on load, the OpenAPI validator and the CEL
+    /// programs built once.
     pub fn new(crd: Crd) -> Definition {
-        let served = crd
-            .versions
-            .iter()
-            .map(|version| {
-                let mut version = version.clone();
-                if let Some(schema) = version.schema.as_mut() {
-                    // A default that does not survive pruning was refused when the CRD
-                    // was validated; what is left to prune is only dropped here.
-                    let _ = defaulting::prune_defaults(schema);
-                }
-                Served {
-                    embedded: version.schema.as_ref().is_some_and(any_embedded),
-                    validator: version.schema.as_ref().map(openapi::Validator::new),
-                    rules: version.schema.as_ref().map(super::cel::compile_unchecked),
-                    version,
-                }
-            })
-            .collect();
-        Definition { crd, served }
+        let compiled = crd.versions.iter().map(|_| OnceLock::new()).collect();
+        Definition { crd, compiled }
     }
 
-    fn served(&self, name: &str) -> Option<&Served> {
-        self.served.iter().find(|s| s.version.name == name)
+    fn served_at(&self, index: usize) -> Served<'_> {
+        let version = &self.crd.versions[index];
+        Served {
+            version,
+            compiled: self.compiled[index].get_or_init(|| Compiled::new(version)),
+        }
+    }
+
+    /// How many versions have been compiled so far (each at most once).
+    pub fn compiled_versions(&self) -> usize {
+        self.compiled.iter().filter(|c| c.get().is_some()).count()
     }
 }
 
@@ -229,25 +250,34 @@ pub fn create_at(
 }
 
 /// The served version `object` asks for, or the server's 404.
-fn request_version<'a>(definition: &'a Definition, object: &Value) -> Result<&'a Served, Refused> {
+fn request_version<'a>(definition: &'a Definition, object: &Value) -> Result<Served<'a>, Refused> {
     let crd = &definition.crd;
     let api_version = object
         .get("apiVersion")
         .and_then(Value::as_str)
         .unwrap_or("");
     let version_name = api_version.rsplit_once('/').map_or("", |(_, v)| v);
-    definition
-        .served(version_name)
-        .filter(|s| s.version.served)
-        .ok_or_else(|| {
-            let served: Vec<&str> = definition
-                .served
+    let requested = crd
+        .versions
+        .iter()
+        .position(|v| v.name == version_name && v.served);
+    match requested {
+        Some(index) => Ok(definition.served_at(index)),
+        None => {
+            let served: Vec<&str> = crd
+                .versions
                 .iter()
-                .filter(|s| s.version.served)
-                .map(|s| s.version.name.as_str())
+                .filter(|v| v.served)
+                .map(|v| v.name.as_str())
                 .collect();
-            Refused::NotFound(no_matches(&crd.group, version_name, &crd.kind, &served))
-        })
+            Err(Refused::NotFound(no_matches(
+                &crd.group,
+                version_name,
+                &crd.kind,
+                &served,
+            )))
+        }
+    }
 }
 
 /// The decode half of create: metadata coercion, pruning (reported per
@@ -272,12 +302,12 @@ pub fn prepare(
     let mut value = object.clone();
     let mut unknown = objectmeta::coerce_root_metadata(&mut value)
         .map_err(|e| Refused::BadRequest(cannot_handle(&e)))?;
-    let schema = request.version.schema.as_ref();
+    let schema = request.compiled.schema.as_ref();
     if !crd.preserve_unknown_fields {
         unknown.extend(prune::prune(&mut value, schema, true));
         defaulting::prune_non_nullable_nulls_without_defaults(&mut value, schema);
     }
-    if request.embedded {
+    if request.compiled.embedded {
         let embedded = objectmeta::coerce(&mut value, schema, false, false)
             .map_err(|e| Refused::BadRequest(cannot_handle(&e)))?;
         unknown.extend(embedded);
@@ -306,7 +336,7 @@ pub fn prepare(
     }
     if settings.write_defaults {
         created.defaulted = defaulting::default_with_record(&mut value, schema);
-        let (object, storage_defaults) = round_trip_storage(definition, request, value);
+        let (object, storage_defaults) = round_trip_storage(definition, &request, value);
         created.defaulted.extend(storage_defaults);
         created.object = object;
     } else {
@@ -387,9 +417,9 @@ fn check_with(
     }
     let mut value = object.clone();
     reconcile_namespace(&mut value, crd, request_namespace, &mut checked.warnings);
-    defaulting::default(&mut value, request.version.schema.as_ref());
-    let old = old.map(|old| stored_old(definition, request, &value, old, request_namespace));
-    let causes = validate(definition, request, &value, old.as_ref(), &mut checked);
+    defaulting::default(&mut value, request.compiled.schema.as_ref());
+    let old = old.map(|old| stored_old(definition, &request, &value, old, request_namespace));
+    let causes = validate(definition, &request, &value, old.as_ref(), &mut checked);
     if causes.is_empty() {
         return Ok(checked);
     }
@@ -405,7 +435,7 @@ fn check_with(
 /// defaulted like it.
 fn stored_old(
     definition: &Definition,
-    request: &Served,
+    request: &Served<'_>,
     new: &Value,
     old: &Value,
     request_namespace: &str,
@@ -420,7 +450,7 @@ fn stored_old(
         request_namespace,
         &mut Vec::new(),
     );
-    defaulting::default(&mut old, request.version.schema.as_ref());
+    defaulting::default(&mut old, request.compiled.schema.as_ref());
     old
 }
 
@@ -459,7 +489,7 @@ fn reconcile_namespace(
 /// there is an `old` object.
 fn validate(
     definition: &Definition,
-    request: &Served,
+    request: &Served<'_>,
     value: &Value,
     old: Option<&Value>,
     checked: &mut Checked,
@@ -477,16 +507,16 @@ fn validate(
             "metadata",
         ));
     }
-    if let Some(validator) = &request.validator {
-        match (old, &request.version.schema) {
+    if let Some(validator) = &request.compiled.validator {
+        match (old, &request.compiled.schema) {
             (Some(old), Some(schema)) => {
                 errors.extend(validator.validate_update(value, old, schema))
             }
             _ => errors.extend(validator.validate(value)),
         }
     }
-    if let Some(schema) = &request.version.schema {
-        if request.embedded {
+    if let Some(schema) = &request.compiled.schema {
+        if request.compiled.embedded {
             errors.extend(objectmeta::validate(value, schema, false));
         }
         // Ratcheting of list types: an update is checked only if the old object passed.
@@ -495,7 +525,7 @@ fn validate(
         if old_lists_valid {
             errors.extend(listtype::validate_list_sets_and_maps(value, schema));
         }
-        if let Some(rules) = request.rules.as_ref().filter(|r| !r.is_empty()) {
+        if let Some(rules) = request.compiled.rules.as_ref().filter(|r| !r.is_empty()) {
             if errors.iter().any(|e| BLOCKS_CEL.contains(&e.kind)) {
                 errors.push(FieldError::invalid(
                     "<nil>",
@@ -523,17 +553,18 @@ fn validate(
 /// pruned by the request schema again. Returns it with the defaults that survived.
 fn round_trip_storage(
     definition: &Definition,
-    request: &Served,
+    request: &Served<'_>,
     mut value: Value,
 ) -> (Value, Vec<String>) {
-    let Some(storage) = definition.served.iter().find(|s| s.version.storage) else {
+    let Some(storage) = definition.crd.versions.iter().position(|v| v.storage) else {
         return (value, Vec::new());
     };
+    let storage = definition.served_at(storage);
     if storage.version.name == request.version.name || definition.crd.preserve_unknown_fields {
         return (value, Vec::new());
     }
-    let storage_schema = storage.version.schema.as_ref();
-    let request_schema = request.version.schema.as_ref();
+    let storage_schema = storage.compiled.schema.as_ref();
+    let request_schema = request.compiled.schema.as_ref();
     prune::prune(&mut value, storage_schema, true);
     let mut defaulted = defaulting::default_with_record(&mut value, storage_schema);
     prune::prune(&mut value, request_schema, true);

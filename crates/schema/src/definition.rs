@@ -6,7 +6,7 @@
 use crate::admission::Refused;
 use crate::schema::Schema;
 use crate::structural::{self, Engines, InternalCrd};
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::cmp::Ordering;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -133,6 +133,21 @@ impl Crd {
         })
     }
 
+    /// The checks a CRD must pass before its schemas are read: strict decoding of
+    /// everything but the schemas, and the CRD rules outside them
+    /// ([`structural::validate_crd_identity`]). `Err` is the refusal of the whole CRD,
+    /// every problem at once, as [`Crd::from_value`] gives it; `Ok` means the CRD defines
+    /// its kind and only its schemas are left to check ([`crate::lazy`]).
+    pub fn check_identity(crd: &Value) -> Result<(), Refused> {
+        let clean = crate::typed::strict_decoding_error(&without_schemas(crd)).is_none()
+            && structural::validate_crd_identity(crd).is_empty();
+        if clean {
+            return Ok(());
+        }
+        // Refused anyway: check it all, so the message lists its schemas' problems too.
+        Crd::from_value(crd).map(|_| ())
+    }
+
     pub fn version(&self, name: &str) -> Option<&Version> {
         self.versions.iter().find(|v| v.name == name)
     }
@@ -166,6 +181,53 @@ impl Crd {
             text.push_str(&format!("; use {}/{} {}", self.group, r, self.kind));
         }
         Some(text)
+    }
+}
+
+/// `crd` with every schema (`spec.versions[*].schema`, v1beta1's `spec.validation`)
+/// replaced by an empty one, copied without copying the schemas.
+fn without_schemas(crd: &Value) -> Value {
+    let empty_schema = |key: &str, value: &Value| match (key, value) {
+        ("schema" | "validation", Value::Object(_)) => Value::Object(Map::new()),
+        _ => value.clone(),
+    };
+    let version = |version: &Value| match version {
+        Value::Object(fields) => Value::Object(
+            fields
+                .iter()
+                .map(|(k, v)| (k.clone(), empty_schema(k, v)))
+                .collect(),
+        ),
+        other => other.clone(),
+    };
+    let spec = |spec: &Value| match spec {
+        Value::Object(fields) => Value::Object(
+            fields
+                .iter()
+                .map(|(k, v)| {
+                    let v = match (k.as_str(), v) {
+                        ("versions", Value::Array(versions)) => {
+                            Value::Array(versions.iter().map(version).collect())
+                        }
+                        _ => empty_schema(k, v),
+                    };
+                    (k.clone(), v)
+                })
+                .collect(),
+        ),
+        other => other.clone(),
+    };
+    match crd {
+        Value::Object(fields) => Value::Object(
+            fields
+                .iter()
+                .map(|(k, v)| match k.as_str() {
+                    "spec" => (k.clone(), spec(v)),
+                    _ => (k.clone(), v.clone()),
+                })
+                .collect(),
+        ),
+        other => other.clone(),
     }
 }
 

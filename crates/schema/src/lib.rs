@@ -15,6 +15,7 @@ pub mod definition;
 pub mod field_error;
 pub mod formats;
 pub mod kinds;
+pub mod lazy;
 pub mod listtype;
 pub mod merge;
 pub mod objectmeta;

@@ -115,6 +115,17 @@ pub fn validate_crd_with(crd: &Value, engines: &dyn Engines) -> Vec<FieldError> 
     })
 }
 
+/// The CRD-time problems outside its schemas (`ObjectMeta`, names, scope, versions,
+/// subresources, printer columns, conversion, stored versions): what a CRD must pass to
+/// define its kind at all, cheap at any schema size. [`validate_crd_with`] is these and
+/// every schema's problems.
+pub fn validate_crd_identity(crd: &Value) -> Vec<FieldError> {
+    let Some(internal) = InternalCrd::read(crd) else {
+        return not_a_crd(crd);
+    };
+    spec::check(&internal, crd, &|_, _, _| Vec::new())
+}
+
 fn not_a_crd(value: &Value) -> Vec<FieldError> {
     let text = |k: &str| value.get(k).and_then(Value::as_str).unwrap_or("");
     let mut out = Vec::new();

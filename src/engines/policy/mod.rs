@@ -24,6 +24,7 @@ use kadmit_policy::mutating::policy::MutatingPolicy;
 use kadmit_schema::admission::FieldValidation;
 use kadmit_schema::definition::Crd;
 use kadmit_schema::kinds::Builtin;
+use kadmit_schema::lazy::LazyCrd;
 use serde_json::Value;
 
 /// What the engine is handed: its own settings only.
@@ -120,13 +121,14 @@ fn bindings(objects: &[Value]) -> Vec<Binding> {
     objects.iter().map(Binding::from_object).collect()
 }
 
-/// The run's CustomResourceDefinitions the API server would accept (the CRD engine reports
-/// the others), for ApplyConfiguration merges into custom resources.
-fn crds(config: &Configuration<'_>) -> Vec<Crd> {
+/// The run's CustomResourceDefinitions, for ApplyConfiguration merges into custom
+/// resources: a CRD's schemas are read when a merge first needs its kind, and a CRD the
+/// API server would refuse has none (the CRD engine reports it).
+fn crds(config: &Configuration<'_>) -> Vec<LazyCrd<Crd>> {
     config
         .crds
         .iter()
-        .filter_map(|crd| Crd::from_value(&crd.value).ok())
+        .filter_map(|crd| LazyCrd::crd(&crd.value).ok())
         .collect()
 }
 

@@ -22,6 +22,7 @@ use kadmit_policy::mutating::dispatch::{
 use kadmit_policy::mutating::policy::{MutatingPolicy, ReinvocationPolicy};
 use kadmit_schema::definition::Crd;
 use kadmit_schema::kinds::Builtin;
+use kadmit_schema::lazy::LazyCrd;
 use serde_json::Value;
 
 pub(super) struct Mutate {
@@ -29,7 +30,7 @@ pub(super) struct Mutate {
     pub bindings: Vec<Binding>,
     pub request: Builder,
     /// The schemas ApplyConfiguration merges with: built-in kinds, then the run's CRDs.
-    pub schemas: (Builtin, Vec<Crd>),
+    pub schemas: (Builtin, Vec<LazyCrd<Crd>>),
 }
 
 impl Mutate {

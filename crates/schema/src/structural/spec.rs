@@ -263,19 +263,25 @@ fn per_version_exclusivity(crd: &Crd<'_>, raw: &Value, out: &mut Vec<FieldError>
             ));
         }
     }
-    let identical = |get: &dyn Fn(&Version<'_>) -> Option<Value>| {
-        let first = crd.versions.first().and_then(get);
-        first.is_some() && crd.versions.iter().all(|v| get(v) == first)
+    // Compared in place: a schema can be megabytes, and every CRD is checked.
+    fn same<'a>(versions: &[Version<'a>], get: impl Fn(&Version<'a>) -> Option<&'a Value>) -> bool {
+        let first = versions.first().and_then(&get);
+        first.is_some() && versions.iter().all(|v| get(v) == first)
+    }
+    let same_columns = {
+        let first = crd.versions.first().map(|v| v.columns);
+        first.is_some_and(|c| !c.is_empty())
+            && crd.versions.iter().all(|v| Some(v.columns) == first)
     };
     let identical_checks: [(bool, &str, &str); 3] = [
-        (identical(&|v| v.schema.cloned()), "schemas", "validation"),
+        (same(&crd.versions, |v| v.schema), "schemas", "validation"),
         (
-            identical(&|v| v.subresources.cloned()),
+            same(&crd.versions, |v| v.subresources),
             "subresources",
             "subresources",
         ),
         (
-            identical(&|v| (!v.columns.is_empty()).then(|| Value::Array(v.columns.to_vec()))),
+            same_columns,
             "additionalPrinterColumns",
             "additionalPrinterColumns",
         ),
