@@ -9,7 +9,7 @@
 # Figures (every kadmit run is `kadmit transform --no-builtins`, but figure 3's):
 #   1. pass-through of each corpus of SIZES (scripts/gen-corpus.py, seed 1): MB/s with
 #      `--jobs 1` against a serde_yaml parse-and-emit of the same file
-#      (benches/serde_yaml_baseline.rs), and `--jobs 2` against `--jobs 1`. LINEAR_GB=1 adds
+#      (scripts/serde-yaml-baseline, a package of its own), and `--jobs 2` against `--jobs 1`. LINEAR_GB=1 adds
 #      a ~1 GB corpus against the largest of SIZES (linearity).
 #   2. the RULES_SIZE corpus plus Widgets of a CRD, with 50 ModRules, 50 Gatekeeper mutators
 #      (`--config`) and that CRD (`--crd`; scripts/gen-bench-config.py) against its
@@ -96,21 +96,20 @@ fi
 rm -rf "$work/times" "$work/stderr"
 mkdir -p "$work/times" "$work/stderr"
 
-echo "== build (cargo build --release; the serde_yaml baseline: cargo bench --no-run)" >&2
+echo "== build (cargo build --release, and scripts/serde-yaml-baseline)" >&2
 (cd "$root" && cargo build --release --quiet)
 target="${CARGO_TARGET_DIR:-$root/target}"
 [[ "$target" = /* ]] || target="$root/$target"
 kadmit="$target/release/kadmit"
 [[ -x "$kadmit" ]] || die "no binary at $kadmit"
-# The bench target's file name carries a hash: Cargo's JSON messages say which it is.
-baseline="$(cd "$root" && cargo bench --quiet --bench serde_yaml_baseline --no-run --message-format=json |
-    python3 -c '
-import json, sys
-for line in sys.stdin:
-    m = json.loads(line)
-    if m.get("reason") == "compiler-artifact" and m["target"]["name"] == "serde_yaml_baseline" and m.get("executable"):
-        print(m["executable"])')"
-[[ -x "$baseline" ]] || die "no serde_yaml baseline binary (cargo bench --bench serde_yaml_baseline --no-run)"
+# The baseline is a package of its own, built from a copy beside the workspace's Cargo.lock
+# (the serde_yaml kadmit's benches use; Cargo drops the entries it does not need).
+mkdir -p "$work/serde-yaml-baseline"
+cp -R "$here/serde-yaml-baseline/Cargo.toml" "$here/serde-yaml-baseline/src" "$work/serde-yaml-baseline/"
+cp "$root/Cargo.lock" "$work/serde-yaml-baseline/Cargo.lock"
+cargo build --release --quiet --manifest-path "$work/serde-yaml-baseline/Cargo.toml" --target-dir "$target"
+baseline="$target/release/serde-yaml-baseline"
+[[ -x "$baseline" ]] || die "no serde_yaml baseline at $baseline"
 
 if "$kadmit" transform --help | grep -q -- '--jobs'; then
     have_jobs=1

@@ -3,24 +3,22 @@
 //! and back (the same round trip as `benches/passthrough.rs`'s baseline), as a program of
 //! its own so that both sides are measured as processes, on the same file, side by side.
 //!
-//!     serde_yaml_baseline FILE > OUT
-//!
-//! `cargo bench` runs every bench target with `--bench` and no file: this one then says
-//! what it is for and does nothing, so that the plain `cargo bench` still passes.
+//!     serde-yaml-baseline FILE > OUT
 
 use serde::Deserialize;
 use std::io::Write;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let Some(path) = std::env::args().skip(1).find(|a| !a.starts_with("--")) else {
-        eprintln!("serde_yaml_baseline: the serde_yaml round trip of FILE for scripts/bench.sh; no FILE given, nothing to do");
-        return ExitCode::SUCCESS;
+    let mut args = std::env::args().skip(1);
+    let (Some(path), None) = (args.next(), args.next()) else {
+        eprintln!("usage: serde-yaml-baseline FILE (the serde_yaml round trip of FILE on stdout)");
+        return ExitCode::from(2);
     };
     let input = match std::fs::read_to_string(&path) {
         Ok(input) => input,
         Err(e) => {
-            eprintln!("serde_yaml_baseline: {path}: {e}");
+            eprintln!("serde-yaml-baseline: {path}: {e}");
             return ExitCode::from(2);
         }
     };
@@ -30,7 +28,7 @@ fn main() -> ExitCode {
         let value = match serde_yaml::Value::deserialize(document) {
             Ok(value) => value,
             Err(e) => {
-                eprintln!("serde_yaml_baseline: {path}: document {}: {e}", i + 1);
+                eprintln!("serde-yaml-baseline: {path}: document {}: {e}", i + 1);
                 return ExitCode::from(1);
             }
         };
@@ -42,14 +40,14 @@ fn main() -> ExitCode {
             out.write_all(text.as_bytes())
         };
         if let Err(e) = written {
-            eprintln!("serde_yaml_baseline: writing: {e}");
+            eprintln!("serde-yaml-baseline: writing: {e}");
             return ExitCode::from(2);
         }
     }
     match out.flush() {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("serde_yaml_baseline: writing: {e}");
+            eprintln!("serde-yaml-baseline: writing: {e}");
             ExitCode::from(2)
         }
     }
