@@ -105,12 +105,15 @@ target="${CARGO_TARGET_DIR:-$root/target}"
 kadmit="$target/release/kadmit"
 [[ -x "$kadmit" ]] || die "no binary at $kadmit"
 # The baseline is a package of its own, built from a copy beside the workspace's Cargo.lock
-# (the serde_yaml kadmit's benches use; Cargo drops the entries it does not need).
+# (the serde_yaml kadmit's benches use; Cargo drops the entries it does not need), in a
+# target directory of its own: sharing kadmit's, its build of serde overwrote kadmit's under
+# the same file name with other flags, and the next run rebuilt kadmit.
 mkdir -p "$work/serde-yaml-baseline"
 cp -R "$here/serde-yaml-baseline/Cargo.toml" "$here/serde-yaml-baseline/src" "$work/serde-yaml-baseline/"
 cp "$root/Cargo.lock" "$work/serde-yaml-baseline/Cargo.lock"
-cargo build --release --quiet --manifest-path "$work/serde-yaml-baseline/Cargo.toml" --target-dir "$target"
-baseline="$target/release/serde-yaml-baseline"
+cargo build --release --quiet --manifest-path "$work/serde-yaml-baseline/Cargo.toml" \
+    --target-dir "$target/serde-yaml-baseline"
+baseline="$target/serde-yaml-baseline/release/serde-yaml-baseline"
 [[ -x "$baseline" ]] || die "no serde_yaml baseline at $baseline"
 
 if "$kadmit" transform --help | grep -q -- '--jobs'; then
