@@ -431,7 +431,7 @@ fi
 # ---- report ----------------------------------------------------------------------------
 
 echo
-echo "kadmit $("$kadmit" version 2>/dev/null | awk '{print $2}') at $(cd "$root" && git rev-parse --short HEAD 2>/dev/null || echo '?');" \
+echo "$("$kadmit" version 2>/dev/null || echo 'kadmit ?'); script at $(cd "$root" && git rev-parse --short HEAD 2>/dev/null || echo '?');" \
     "nproc $(nproc); $(uname -m); load $load_start at the start, $(load) at the end; --jobs: $([[ $have_jobs = 1 ]] && echo yes || echo no)"
 echo
 printf '%-22s %9s %5s %9s %9s %9s %9s %8s\n' run "input MB" runs "wall s" "cpu s" "MB/s" "RSS MB" RSS/in
