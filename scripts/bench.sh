@@ -106,8 +106,8 @@ kadmit="$target/release/kadmit"
 [[ -x "$kadmit" ]] || die "no binary at $kadmit"
 # The baseline is a package of its own, built from a copy beside the workspace's Cargo.lock
 # (the serde_yaml kadmit's benches use; Cargo drops the entries it does not need), in a
-# target directory of its own: sharing kadmit's, its build of serde overwrote kadmit's under
-# the same file name with other flags, and the next run rebuilt kadmit.
+# target directory of its own, so that its build of dependencies kadmit shares (serde) never
+# touches kadmit's artifacts.
 mkdir -p "$work/serde-yaml-baseline"
 cp -R "$here/serde-yaml-baseline/Cargo.toml" "$here/serde-yaml-baseline/src" "$work/serde-yaml-baseline/"
 cp "$root/Cargo.lock" "$work/serde-yaml-baseline/Cargo.lock"
