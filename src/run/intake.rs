@@ -4,8 +4,9 @@
 
 use super::Options;
 use crate::core::config::{classify, is_crd, Loader, Source};
-use crate::core::decode::{decode_stream_with_texts, stream_text, Document};
+use crate::core::decode::{decode_stream_in_parallel, stream_text, Document};
 use crate::core::diagnostic::Diagnostic;
+use crate::core::jobs::Jobs;
 use crate::core::kinds::KindTable;
 use crate::core::lists::{flatten_document, is_list};
 use crate::core::origins::{declared_by_annotations, kpt_path, kustomize_origin, KUSTOMIZE_ORIGIN};
@@ -41,11 +42,14 @@ pub(super) struct Slot {
 
 impl Slot {
     fn of_value(value: &Value, kind: Option<u32>, origin: &Origin, passthrough: bool) -> Slot {
+        Slot::of_body(compact(value), kind, origin, passthrough)
+    }
+
+    /// A slot for `body`, the compact JSON of the document.
+    fn of_body(body: Box<str>, kind: Option<u32>, origin: &Origin, passthrough: bool) -> Slot {
         Slot {
             origin: origin.clone(),
-            body: serde_json::to_string(value)
-                .expect("a Value always serializes")
-                .into_boxed_str(),
+            body,
             kind,
             passthrough,
             list: false,
@@ -98,6 +102,26 @@ pub(super) struct Intake {
     pub known_texts: Option<HashMap<TextDigest, Identity>>,
     /// The digest of the document being accepted, while it is.
     pending_text: Option<TextDigest>,
+    /// The compact JSON of the document being accepted, made while it was decoded (in
+    /// parallel), while it is.
+    pending_body: Option<Box<str>>,
+    /// The threads decoding and admission are spread over (`--jobs`).
+    pub jobs: Arc<Jobs>,
+}
+
+/// What decoding makes of a document besides its value, on the decoding thread.
+struct Prepared {
+    /// With `--old`: the digest of the document's own text.
+    digest: Option<TextDigest>,
+    /// Its compact JSON, unless it is a List or a `ResourceList` (taken apart, not held).
+    body: Option<Box<str>>,
+}
+
+/// A value as the compact JSON a slot holds.
+fn compact(value: &Value) -> Box<str> {
+    serde_json::to_string(value)
+        .expect("a Value always serializes")
+        .into_boxed_str()
 }
 
 /// The SHA-256 of a document's text.
@@ -109,7 +133,7 @@ pub(super) fn text_digest(text: &str) -> TextDigest {
 }
 
 impl Intake {
-    pub fn new(options: &Options) -> Intake {
+    pub fn new(options: &Options, jobs: Arc<Jobs>) -> Intake {
         Intake {
             krm: false,
             slots: Vec::new(),
@@ -128,6 +152,8 @@ impl Intake {
             limits: options.limits,
             known_texts: (!options.old_inputs.is_empty()).then(HashMap::new),
             pending_text: None,
+            pending_body: None,
+            jobs,
         }
     }
 
@@ -139,7 +165,12 @@ impl Intake {
             self.kinds_seen.push(key);
             next
         });
-        Slot::of_value(&resource.value, Some(kind), &resource.origin, passthrough)
+        // The body decoding made of this very document, when it made one.
+        let body = self
+            .pending_body
+            .take()
+            .unwrap_or_else(|| compact(&resource.value));
+        Slot::of_body(body, Some(kind), &resource.origin, passthrough)
     }
 
     /// The group and kind of a slot's document, `None` for one that was not identified.
@@ -240,20 +271,21 @@ impl Intake {
         }
     }
 
+    /// Decodes one input over the run's threads; each document is classified here, on
+    /// this thread, in input order (what it teaches — CRDs, Namespaces, a pending
+    /// `ResourceList` — applies to the documents after it).
     fn read_documents(&mut self, name: &str, input: &[u8]) {
         let source: Arc<str> = Arc::from(name);
         let limits = self.limits;
         let digests = self.known_texts.is_some();
-        let last_text = std::cell::Cell::new(None);
-        let known = |text: &str, _| {
-            if digests {
-                last_text.set(Some(text_digest(text)));
-            }
-            false
+        let jobs = self.jobs.clone();
+        let prepare = |text: Option<&str>, value: &Value| Prepared {
+            digest: text.filter(|_| digests).map(text_digest),
+            body: (!is_list(value) && !resource_list::is_resource_list(value))
+                .then(|| compact(value)),
         };
-        decode_stream_with_texts(input, &source, &limits, known, |doc| {
-            let text = last_text.take();
-            let doc = match doc {
+        decode_stream_in_parallel(input, &source, &limits, &jobs, prepare, |doc| {
+            let (doc, prepared) = match doc {
                 Ok(doc) => doc,
                 Err(problem) => return self.diagnostics.push(problem),
             };
@@ -265,9 +297,11 @@ impl Intake {
                     self.accept(list);
                 }
                 // Only a document that is one resource is known by its text.
-                self.pending_text = text.filter(|_| !is_list(&doc.value));
+                self.pending_text = prepared.digest.filter(|_| !is_list(&doc.value));
+                self.pending_body = prepared.body;
                 self.accept(doc);
                 self.pending_text = None;
+                self.pending_body = None;
             }
         });
     }
