@@ -152,8 +152,8 @@ fn read_chunk<P>(
     limits: &Limits,
     prepare: &impl Fn(Option<&str>, &Value) -> P,
 ) -> ChunkRead<P> {
-    let documents = compose_with(chunk.text, limits)
-        .map_err(|e| (chunk.first_line + e.line - 1, e.message))?;
+    let documents =
+        compose_with(chunk.text, limits).map_err(|e| (chunk.first_line + e.line - 1, e.message))?;
     // Helm's `# Source:` comment opens the chunk: it names the first document.
     let mut helm = helm_source(chunk.text).map(Arc::new);
     Ok(documents

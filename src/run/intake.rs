@@ -57,6 +57,11 @@ impl Slot {
         }
     }
 
+    /// The size of the document as held (what admission windows are measured in).
+    pub fn len(&self) -> usize {
+        self.body.len()
+    }
+
     pub fn value(&self) -> Value {
         read_compact(&self.body)
     }
