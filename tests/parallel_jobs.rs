@@ -332,6 +332,24 @@ fn old_objects_updates_and_deletions_are_the_same() {
     }
 }
 
+/// A document as deep as the reader allows is read, checked and written on a worker
+/// thread as on the main one (workers get the main thread's stack).
+#[test]
+fn the_deepest_documents_are_the_same() {
+    let mut doc =
+        String::from("apiVersion: example.com/v1\nkind: C\nmetadata: {name: deep}\nspec:\n");
+    for level in 1..=505 {
+        doc.push_str(&"  ".repeat(level));
+        doc.push_str("k:\n");
+    }
+    doc.push_str(&"  ".repeat(506));
+    doc.push_str("v: 1\n");
+    let stream = format!("{doc}---\n{doc}---\n{doc}");
+    let one = same_for_every_job_count("deep", &stdin_case(&["transform"], stream.as_bytes()));
+    assert_eq!(one.code, Some(0), "{}", head(&one.stderr));
+    assert_eq!(one.stdout.matches("v: 1\n").count(), 3);
+}
+
 #[test]
 fn krm_resource_lists_are_the_same_accepted_or_refused() {
     let stream = corpus(1500, false);

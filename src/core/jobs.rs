@@ -17,6 +17,12 @@ pub struct Jobs {
 /// text), so their size bounds peak memory (docs/security.md, "Memory").
 const BATCH_BYTES_PER_THREAD: usize = 256 * 1024;
 
+/// A worker's stack: what the main thread usually has (Linux's default 8 MiB), not
+/// rayon's 2 MiB, so a document as deep as the limits allow (512 levels, walked
+/// recursively by the reader, the schema and the writer) is handled on any thread as on
+/// the main one. Only the pages touched are resident.
+const WORKER_STACK_BYTES: usize = 8 * 1024 * 1024;
+
 impl Jobs {
     /// `threads` threads (at least one). A pool that cannot be started (the system refuses
     /// threads) leaves the run on the calling thread: the output is the same either way.
@@ -25,7 +31,11 @@ impl Jobs {
         if threads == 1 {
             return Jobs::sequential();
         }
-        match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .stack_size(WORKER_STACK_BYTES)
+            .build();
+        match pool {
             Ok(pool) => Jobs {
                 pool: Some(pool),
                 threads,
