@@ -206,9 +206,14 @@ fn a_large_clean_stream_is_the_same_in_every_format() {
     assert!(stream.len() > 1_500_000, "{} bytes", stream.len());
     for list in [
         &["transform"][..],
-        &["transform", "--no-builtins"],
-        &["transform", "-o", "json"],
-        &["transform", "-o", "resourcelist", "--annotate"],
+        &["transform", "--no-builtins", "-o", "json"],
+        &[
+            "transform",
+            "--no-builtins",
+            "-o",
+            "resourcelist",
+            "--annotate",
+        ],
     ] {
         let one = same_for_every_job_count(&list.join(" "), &stdin_case(list, stream.as_bytes()));
         assert_eq!(one.code, Some(0), "{list:?}: {}", head(&one.stderr));
