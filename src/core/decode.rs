@@ -43,12 +43,15 @@ pub fn decode_stream_with_texts(
     mut known: impl FnMut(&str, Origin) -> bool,
     mut sink: impl FnMut(Result<Document, Diagnostic>),
 ) {
-    let mut sink = |d: Result<(Document, ()), Diagnostic>| sink(d.map(|(d, ())| d));
+    let mut sink = |d: Result<(Origin, Value), Diagnostic>| {
+        sink(d.map(|(origin, value)| Document { value, origin }))
+    };
     let text = match stream_text(input) {
         Ok(text) => text,
         Err(e) => return sink(Err(not_utf8(input, e, source))),
     };
-    let Some(chunks) = yaml_chunks(&text, source, limits, &|_, _| (), &mut sink) else {
+    let keep = |_: Option<&str>, value: Value| value;
+    let Some(chunks) = yaml_chunks(&text, source, limits, &keep, &mut sink) else {
         return;
     };
     let mut index = 0;
@@ -59,23 +62,24 @@ pub fn decode_stream_with_texts(
                 continue;
             }
         }
-        let read = read_chunk(&chunk, limits, &|_, _| ());
+        let read = read_chunk(&chunk, limits, &keep);
         deliver(read, source, &mut index, &mut sink);
     }
 }
 
 /// [`decode_stream`] spread over `jobs`: the documents of a batch of chunks are composed
-/// in parallel, each with what `prepare` makes of it (given the chunk's own text for the
-/// first document of a YAML chunk, and the document's value), and handed to `sink` on the
-/// calling thread, in input order. A batch covers about [`Jobs::batch_bytes`] of input,
-/// so only one batch of trees is held at a time.
+/// in parallel, each (null ones skipped) turned by `prepare` into what the caller keeps
+/// of it (given the chunk's own text for the first document of a YAML chunk, and the
+/// document's value, which `prepare` may drop on the thread that built it), and handed
+/// with its origin to `sink` on the calling thread, in input order. A batch covers about
+/// [`Jobs::batch_bytes`] of input, so only one batch of trees is held at a time.
 pub fn decode_stream_in_parallel<P: Send>(
     input: &[u8],
     source: &Arc<str>,
     limits: &Limits,
     jobs: &Jobs,
-    prepare: impl Fn(Option<&str>, &Value) -> P + Sync,
-    mut sink: impl FnMut(Result<(Document, P), Diagnostic>),
+    prepare: impl Fn(Option<&str>, Value) -> P + Sync,
+    mut sink: impl FnMut(Result<(Origin, P), Diagnostic>),
 ) {
     let text = match stream_text(input) {
         Ok(text) => text,
@@ -111,15 +115,12 @@ fn yaml_chunks<'t, P>(
     text: &'t str,
     source: &Arc<str>,
     limits: &Limits,
-    prepare: &impl Fn(Option<&str>, &Value) -> P,
-    sink: &mut impl FnMut(Result<(Document, P), Diagnostic>),
+    prepare: &impl Fn(Option<&str>, Value) -> P,
+    sink: &mut impl FnMut(Result<(Origin, P), Diagnostic>),
 ) -> Option<Vec<Chunk<'t>>> {
     if text.trim_start().starts_with('{') {
         decode_json(text, source, limits, &mut |document| {
-            sink(document.map(|d| {
-                let prepared = prepare(None, &d.value);
-                (d, prepared)
-            }))
+            sink(document.map(|d| (d.origin, prepare(None, d.value))))
         });
         return None;
     }
@@ -142,15 +143,16 @@ fn first_content_line(chunk: &Chunk<'_>) -> Option<usize> {
     Some(chunk.first_line + start)
 }
 
-/// A chunk's documents as read (value, first line, the file Helm's comment names, what
-/// `prepare` made of it), or the line and message of what stopped it. Independent of
-/// every other chunk: this is the part that runs in parallel.
-type ChunkRead<P> = Result<Vec<(Value, usize, Option<Arc<Declared>>, P)>, (usize, String)>;
+/// A chunk's documents as read (first line, the file Helm's comment names, what `prepare`
+/// made of it; `None` for a null document, which is counted and skipped), or the line and
+/// message of what stopped it. Independent of every other chunk: this is the part that
+/// runs in parallel.
+type ChunkRead<P> = Result<Vec<(usize, Option<Arc<Declared>>, Option<P>)>, (usize, String)>;
 
 fn read_chunk<P>(
     chunk: &Chunk<'_>,
     limits: &Limits,
-    prepare: &impl Fn(Option<&str>, &Value) -> P,
+    prepare: &impl Fn(Option<&str>, Value) -> P,
 ) -> ChunkRead<P> {
     let documents =
         compose_with(chunk.text, limits).map_err(|e| (chunk.first_line + e.line - 1, e.message))?;
@@ -160,13 +162,10 @@ fn read_chunk<P>(
         .into_iter()
         .enumerate()
         .map(|(i, doc)| {
-            let prepared = prepare((i == 0).then_some(chunk.text), &doc.value);
-            (
-                doc.value,
-                chunk.first_line + doc.line - 1,
-                helm.take(),
-                prepared,
-            )
+            let line = chunk.first_line + doc.line - 1;
+            let prepared =
+                (!doc.value.is_null()).then(|| prepare((i == 0).then_some(chunk.text), doc.value));
+            (line, helm.take(), prepared)
         })
         .collect())
 }
@@ -177,15 +176,15 @@ fn deliver<P>(
     read: ChunkRead<P>,
     source: &Arc<str>,
     index: &mut usize,
-    sink: &mut impl FnMut(Result<(Document, P), Diagnostic>),
+    sink: &mut impl FnMut(Result<(Origin, P), Diagnostic>),
 ) {
     match read {
         Ok(documents) => {
-            for (value, line, declared, prepared) in documents {
+            for (line, declared, prepared) in documents {
                 let origin = document_origin(source, *index, line, declared);
                 *index += 1;
-                if !value.is_null() {
-                    sink(Ok((Document { value, origin }, prepared)));
+                if let Some(prepared) = prepared {
+                    sink(Ok((origin, prepared)));
                 }
             }
         }

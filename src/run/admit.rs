@@ -49,6 +49,8 @@ enum Done {
     Passthrough(String),
     Resource {
         resource: Resource,
+        /// Who was admitted, when it was not recorded before admission (without `--old`).
+        subject: Option<Subject>,
         /// The resource as read, with `Options::keep_admitted`.
         before: Option<Value>,
         /// `None` with an empty pipeline.
@@ -138,21 +140,37 @@ impl Admitter<'_> {
         if slots.is_empty() {
             return;
         }
-        let mut resources = jobs.map(slots.clone(), |slot| {
-            (!slot.passthrough).then(|| slot.resource())
-        });
-        for resource in resources.iter_mut().flatten() {
-            self.record(resource);
-        }
+        // With `--old`, each resource is read first to take its old object here, in
+        // order; without, it is read where it is admitted and its subject made there.
+        let with_old = !self.old.is_empty();
+        let resources: Vec<Option<Resource>> = if with_old {
+            let mut resources = jobs.map(slots.clone(), |slot| {
+                (!slot.passthrough).then(|| slot.resource())
+            });
+            for resource in resources.iter_mut().flatten() {
+                self.record(resource);
+            }
+            resources
+        } else {
+            slots.iter().map(|_| None).collect()
+        };
         let (pipeline, cx, options) = (self.pipeline, self.cx, self.options);
         let keep_admitted = self.admitted.is_some();
         let format = encoder.format();
         let work: Vec<(&Slot, Option<Resource>)> = slots.into_iter().zip(resources).collect();
         let done = jobs.map(work, |(slot, resource)| {
-            let Some(mut resource) = resource else {
+            if slot.passthrough {
                 let value = slot.value();
                 let source = slot.source.as_deref().map(|text| (&value, text));
                 return Done::Passthrough(render(format, &value, source));
+            }
+            let (mut resource, subject) = match resource {
+                Some(resource) => (resource, None),
+                None => {
+                    let resource = slot.resource();
+                    let subject = subject_of(&resource, cx);
+                    (resource, Some(subject))
+                }
             };
             let original = slot.source.as_ref().map(|_| resource.value.clone());
             let mut before = None;
@@ -168,8 +186,15 @@ impl Admitter<'_> {
                 .expander
                 .is_none()
                 .then(|| render(format, &resource.value, source));
+            if rendered.is_some() && !keep_admitted {
+                // Written, and wanted no more: freed here, on the thread that built it
+                // (freeing a tree on another thread is slower, and serial).
+                resource.value = Value::Null;
+                resource.old = None;
+            }
             Done::Resource {
                 resource,
+                subject,
                 before,
                 admission,
                 rendered,
@@ -180,10 +205,12 @@ impl Admitter<'_> {
                 Done::Passthrough(text) => encoder.push_rendered(&text),
                 Done::Resource {
                     resource,
+                    subject,
                     before,
                     admission,
                     rendered,
                 } => {
+                    self.subjects.extend(subject);
                     match admission {
                         Some(admission) => self.take_admission(&resource, before, admission),
                         None => self.keep_unadmitted(&resource),
@@ -257,12 +284,7 @@ impl Admitter<'_> {
             // Stored (defaulted) by the pipeline's admission (`Pipeline::admit`).
             resource.old = self.old.take(resource, self.cx).map(std::sync::Arc::new);
         }
-        self.subjects.push(Subject {
-            id: resource.id.clone(),
-            origin: resource.origin.clone(),
-            namespace: self.cx.effective_namespace(resource).map(str::to_owned),
-            operation: self.cx.operation_of(resource),
-        });
+        self.subjects.push(subject_of(resource, self.cx));
     }
 
     /// Every old object the stream no longer has, as a DELETE through the validating
@@ -410,6 +432,16 @@ impl Admitter<'_> {
                     .with_origin(&origin),
             ),
         }
+    }
+}
+
+/// Who is admitted, from where, in which namespace and with which operation (the reports).
+fn subject_of(resource: &Resource, cx: &Context) -> Subject {
+    Subject {
+        id: resource.id.clone(),
+        origin: resource.origin.clone(),
+        namespace: cx.effective_namespace(resource).map(str::to_owned),
+        operation: cx.operation_of(resource),
     }
 }
 

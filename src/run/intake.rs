@@ -10,7 +10,9 @@ use crate::core::jobs::Jobs;
 use crate::core::kinds::KindTable;
 use crate::core::lists::{flatten_document, is_list};
 use crate::core::origins::{declared_by_annotations, kpt_path, kustomize_origin, KUSTOMIZE_ORIGIN};
-use crate::core::resource::{annotation, Identity, Origin, Resource, FUNCTION_CONFIG, STDIN};
+use crate::core::resource::{
+    annotation, Declared, Identity, Origin, Resource, FUNCTION_CONFIG, STDIN,
+};
 use crate::io::resource_list;
 use kadmit_yaml::compose::compose_with;
 use kadmit_yaml::spans::ItemText;
@@ -107,19 +109,66 @@ pub(super) struct Intake {
     pub known_texts: Option<HashMap<TextDigest, Identity>>,
     /// The digest of the document being accepted, while it is.
     pending_text: Option<TextDigest>,
-    /// The compact JSON of the document being accepted, made while it was decoded (in
-    /// parallel), while it is.
-    pending_body: Option<Box<str>>,
     /// The threads decoding and admission are spread over (`--jobs`).
     pub jobs: Arc<Jobs>,
 }
 
-/// What decoding makes of a document besides its value, on the decoding thread.
-struct Prepared {
-    /// With `--old`: the digest of the document's own text.
-    digest: Option<TextDigest>,
-    /// Its compact JSON, unless it is a List or a `ResourceList` (taken apart, not held).
-    body: Option<Box<str>>,
+/// What decoding makes of a document, on the thread that decoded it.
+enum Decoded {
+    /// A resource to admit and nothing else (no List, `ResourceList`, configuration, CRD
+    /// or Namespace: nothing the run learns from), ready to be held: its tree is dropped
+    /// on the thread that built it.
+    Resource {
+        id: Identity,
+        body: Box<str>,
+        /// The file its annotations say it comes from.
+        declared: Option<Declared>,
+        /// With `--old`: the digest of its own text.
+        digest: Option<TextDigest>,
+    },
+    /// Anything else, classified on the calling thread as it is read.
+    Other {
+        value: Value,
+        digest: Option<TextDigest>,
+    },
+}
+
+impl Decoded {
+    fn of(value: Value, digest: Option<TextDigest>, source: &Arc<str>) -> Decoded {
+        if is_list(&value) || resource_list::is_resource_list(&value) {
+            return Decoded::Other { value, digest };
+        }
+        let Ok(id) = Identity::of(&value) else {
+            return Decoded::Other { value, digest };
+        };
+        let resource = Resource {
+            value,
+            id,
+            // Classification reads no origin.
+            origin: Origin {
+                source: source.clone(),
+                index: 0,
+                line: 0,
+                list_item: None,
+                declared: None,
+            },
+            old: None,
+        };
+        let learnt = is_crd(&resource.id)
+            || (resource.id.group.is_empty() && resource.id.kind == "Namespace");
+        if learnt || classify(&resource).is_some() {
+            return Decoded::Other {
+                value: resource.value,
+                digest,
+            };
+        }
+        Decoded::Resource {
+            body: compact(&resource.value),
+            declared: declared_by_annotations(&resource.value),
+            id: resource.id,
+            digest,
+        }
+    }
 }
 
 /// A value as the compact JSON a slot holds.
@@ -157,25 +206,26 @@ impl Intake {
             limits: options.limits,
             known_texts: (!options.old_inputs.is_empty()).then(HashMap::new),
             pending_text: None,
-            pending_body: None,
             jobs,
         }
     }
 
     /// A slot for an identified resource.
     fn slot(&mut self, resource: &Resource, passthrough: bool) -> Slot {
-        let key = (resource.id.group.clone(), resource.id.kind.clone());
+        let kind = self.kind_index(&resource.id);
+        Slot::of_value(&resource.value, Some(kind), &resource.origin, passthrough)
+    }
+
+    /// The index of `id`'s group and kind in [`Intake::kinds_seen`], added when new.
+    fn kind_index(&mut self, id: &Identity) -> u32 {
+        if let Some(&kind) = self.kind_index.get(&(id.group.clone(), id.kind.clone())) {
+            return kind;
+        }
         let next = self.kinds_seen.len() as u32;
-        let kind = *self.kind_index.entry(key.clone()).or_insert_with(|| {
-            self.kinds_seen.push(key);
-            next
-        });
-        // The body decoding made of this very document, when it made one.
-        let body = self
-            .pending_body
-            .take()
-            .unwrap_or_else(|| compact(&resource.value));
-        Slot::of_body(body, Some(kind), &resource.origin, passthrough)
+        let key = (id.group.clone(), id.kind.clone());
+        self.kinds_seen.push(key.clone());
+        self.kind_index.insert(key, next);
+        next
     }
 
     /// The group and kind of a slot's document, `None` for one that was not identified.
@@ -278,37 +328,65 @@ impl Intake {
 
     /// Decodes one input over the run's threads; each document is classified here, on
     /// this thread, in input order (what it teaches — CRDs, Namespaces, a pending
-    /// `ResourceList` — applies to the documents after it).
+    /// `ResourceList` — applies to the documents after it). A plain resource was made
+    /// ready on its decoding thread ([`Decoded::Resource`]).
     fn read_documents(&mut self, name: &str, input: &[u8]) {
         let source: Arc<str> = Arc::from(name);
         let limits = self.limits;
         let digests = self.known_texts.is_some();
         let jobs = self.jobs.clone();
-        let prepare = |text: Option<&str>, value: &Value| Prepared {
-            digest: text.filter(|_| digests).map(text_digest),
-            body: (!is_list(value) && !resource_list::is_resource_list(value))
-                .then(|| compact(value)),
+        let prepare = |text: Option<&str>, value: Value| {
+            Decoded::of(value, text.filter(|_| digests).map(text_digest), &source)
         };
         decode_stream_in_parallel(input, &source, &limits, &jobs, prepare, |doc| {
-            let (doc, prepared) = match doc {
+            let (origin, decoded) = match doc {
                 Ok(doc) => doc,
                 Err(problem) => return self.diagnostics.push(problem),
             };
             self.documents += 1;
-            if resource_list::is_resource_list(&doc.value) && self.documents == 1 {
-                self.pending_list = Some(doc);
-            } else {
-                if let Some(list) = self.pending_list.take() {
-                    self.accept(list);
+            match decoded {
+                Decoded::Other { value, .. }
+                    if resource_list::is_resource_list(&value) && self.documents == 1 =>
+                {
+                    self.pending_list = Some(Document { value, origin });
                 }
-                // Only a document that is one resource is known by its text.
-                self.pending_text = prepared.digest.filter(|_| !is_list(&doc.value));
-                self.pending_body = prepared.body;
-                self.accept(doc);
-                self.pending_text = None;
-                self.pending_body = None;
+                decoded => {
+                    if let Some(list) = self.pending_list.take() {
+                        self.accept(list);
+                    }
+                    self.accept_decoded(decoded, origin);
+                }
             }
         });
+    }
+
+    fn accept_decoded(&mut self, decoded: Decoded, mut origin: Origin) {
+        match decoded {
+            Decoded::Resource {
+                id,
+                body,
+                declared,
+                digest,
+            } => {
+                if let Some(declared) = declared {
+                    origin.declared = Some(Arc::new(declared));
+                }
+                let kind = self.kind_index(&id);
+                self.slots
+                    .push(Slot::of_body(body, Some(kind), &origin, false));
+                if let (Some(known), Some(digest), false) =
+                    (self.known_texts.as_mut(), digest, self.krm)
+                {
+                    known.insert(digest, id);
+                }
+            }
+            Decoded::Other { value, digest } => {
+                // Only a document that is one resource is known by its text.
+                self.pending_text = digest.filter(|_| !is_list(&value));
+                self.accept(Document { value, origin });
+                self.pending_text = None;
+            }
+        }
     }
 
     fn accept(&mut self, doc: Document) {
