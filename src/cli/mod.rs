@@ -200,6 +200,10 @@ pub struct RunArgs {
     /// can take, whatever its density (docs/security.md).
     #[arg(long, value_name = "N", default_value_t = kadmit_yaml::DEFAULT_MAX_NODES)]
     pub max_document_nodes: usize,
+    /// Spread decoding, admission and encoding over N threads (default: every core the
+    /// system offers); the output is byte for byte the same whatever N is.
+    #[arg(long, value_name = "N", value_parser = parse_jobs)]
+    pub jobs: Option<usize>,
     /// Go on, with a warning, when the configuration holds policies of a family kadmit
     /// does not run (Kyverno, Gatekeeper constraints, Kubewarden, webhooks, VAP/MAP);
     /// by default that is an error, since those policies would silently not apply.
@@ -621,6 +625,15 @@ fn pair_reports(
         .collect())
 }
 
+/// `--jobs N`: a positive number of threads.
+fn parse_jobs(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("--jobs needs at least one thread (omit it to use every core)".to_owned()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("{text:?} is not a number of threads")),
+    }
+}
+
 fn default_args() -> RunArgs {
     match Cli::parse_from(["kadmit", "transform"]).command {
         Command::Transform(a) => a,
@@ -711,6 +724,7 @@ fn run_invocation(
             user: a.user,
             groups: a.group,
             keep_admitted: false,
+            jobs: a.jobs.unwrap_or_else(crate::run::available_jobs),
         },
         reports,
         infer_mode_from_stdin: infer,

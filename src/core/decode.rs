@@ -2,11 +2,12 @@
 //! JSON stream, `---` separators with kubectl's rules, empty and null documents skipped.
 
 use crate::core::diagnostic::Diagnostic;
+use crate::core::jobs::Jobs;
 use crate::core::origins::helm_source;
-use crate::core::resource::Origin;
+use crate::core::resource::{Declared, Origin};
 use kadmit_yaml::compose::compose_with;
 use kadmit_yaml::json::decode_json_stream_with;
-use kadmit_yaml::split::split_documents;
+use kadmit_yaml::split::{split_documents, Chunk};
 use kadmit_yaml::{Limits, TOO_MANY_NODES};
 use serde_json::Value;
 use std::borrow::Cow;
@@ -34,6 +35,7 @@ pub fn decode_stream(
 /// `---` separators) and where it starts before it is read: when `known` answers `true`,
 /// the document is taken as accounted for and not read (`--old`: an old object whose
 /// text is a document of the stream is that document, without reading it twice).
+/// One chunk at a time, on the calling thread: `known` and `sink` see the chunks in turn.
 pub fn decode_stream_with_texts(
     input: &[u8],
     source: &Arc<str>,
@@ -41,77 +43,180 @@ pub fn decode_stream_with_texts(
     mut known: impl FnMut(&str, Origin) -> bool,
     mut sink: impl FnMut(Result<Document, Diagnostic>),
 ) {
-    let text = match stream_text(input) {
-        Ok(t) => t,
-        Err(e) => {
-            let line = input[..e.valid_up_to()]
-                .iter()
-                .filter(|&&b| b == b'\n')
-                .count()
-                + 1;
-            return sink(Err(input_error(
-                source,
-                0,
-                line,
-                "input is not valid UTF-8",
-            )));
-        }
+    let mut sink = |d: Result<(Origin, Value), Diagnostic>| {
+        sink(d.map(|(origin, value)| Document { value, origin }))
     };
-    let text = text.as_ref();
-    if text.trim_start().starts_with('{') {
-        return decode_json(text, source, limits, &mut sink);
-    }
-    let chunks = match split_documents(text) {
-        Ok(chunks) => chunks,
-        Err(e) => return sink(Err(input_error(source, e.document, e.line, &e.message))),
+    let text = match stream_text(input) {
+        Ok(text) => text,
+        Err(e) => return sink(Err(not_utf8(input, e, source))),
+    };
+    let keep = |_: Option<&str>, value: Value| value;
+    let Some(chunks) = yaml_chunks(&text, source, limits, &keep, &mut sink) else {
+        return;
     };
     let mut index = 0;
     for chunk in chunks {
-        let start = chunk
-            .text
-            .lines()
-            .position(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
-        if let Some(start) = start {
-            let origin = Origin {
-                source: source.clone(),
-                index,
-                line: chunk.first_line + start,
-                list_item: None,
-                declared: None,
-            };
-            if known(chunk.text, origin) {
+        if let Some(line) = first_content_line(&chunk) {
+            if known(chunk.text, document_origin(source, index, line, None)) {
                 index += 1;
                 continue;
             }
         }
-        match compose_with(chunk.text, limits) {
-            Ok(documents) => {
-                // Helm's `# Source:` comment opens the chunk: it names the first document.
-                let mut helm = helm_source(chunk.text).map(Arc::new);
-                for doc in documents {
-                    let origin = Origin {
-                        source: source.clone(),
-                        index,
-                        line: chunk.first_line + doc.line - 1,
-                        list_item: None,
-                        declared: helm.take(),
-                    };
-                    index += 1;
-                    if !doc.value.is_null() {
-                        sink(Ok(Document {
-                            value: doc.value,
-                            origin,
-                        }));
-                    }
-                }
-            }
-            Err(e) => {
-                let line = chunk.first_line + e.line - 1;
-                sink(Err(input_error(source, index, line, &e.message)));
-                index += 1;
-            }
+        let read = read_chunk(&chunk, limits, &keep);
+        deliver(read, source, &mut index, &mut sink);
+    }
+}
+
+/// [`decode_stream`] spread over `jobs`: the documents of a batch of chunks are composed
+/// in parallel, each (null ones skipped) turned by `prepare` into what the caller keeps
+/// of it (given the chunk's own text for the first document of a YAML chunk, and the
+/// document's value, which `prepare` may drop on the thread that built it), and handed
+/// with its origin to `sink` on the calling thread, in input order. A batch covers about
+/// [`Jobs::batch_bytes`] of input, so only one batch of trees is held at a time.
+pub fn decode_stream_in_parallel<P: Send>(
+    input: &[u8],
+    source: &Arc<str>,
+    limits: &Limits,
+    jobs: &Jobs,
+    prepare: impl Fn(Option<&str>, Value) -> P + Sync,
+    mut sink: impl FnMut(Result<(Origin, P), Diagnostic>),
+) {
+    let text = match stream_text(input) {
+        Ok(text) => text,
+        Err(e) => return sink(Err(not_utf8(input, e, source))),
+    };
+    let Some(chunks) = yaml_chunks(&text, source, limits, &prepare, &mut sink) else {
+        return;
+    };
+    let mut index = 0;
+    let mut batch = Vec::new();
+    let mut batch_bytes = 0;
+    let mut chunks = chunks.into_iter().peekable();
+    while let Some(chunk) = chunks.next() {
+        batch_bytes += chunk.text.len();
+        batch.push(chunk);
+        if batch_bytes < jobs.batch_bytes() && chunks.peek().is_some() {
+            continue;
+        }
+        let reads = jobs.map(std::mem::take(&mut batch), |chunk| {
+            read_chunk(&chunk, limits, &prepare)
+        });
+        batch_bytes = 0;
+        for read in reads {
+            deliver(read, source, &mut index, &mut sink);
         }
     }
+}
+
+/// The YAML chunks of the stream's `text`; `None` when there are none to read: a JSON
+/// stream (read here, whole, into `sink`) or a stream that does not split into
+/// documents (the problem went to `sink`).
+fn yaml_chunks<'t, P>(
+    text: &'t str,
+    source: &Arc<str>,
+    limits: &Limits,
+    prepare: &impl Fn(Option<&str>, Value) -> P,
+    sink: &mut impl FnMut(Result<(Origin, P), Diagnostic>),
+) -> Option<Vec<Chunk<'t>>> {
+    if text.trim_start().starts_with('{') {
+        decode_json(text, source, limits, &mut |document| {
+            sink(document.map(|d| (d.origin, prepare(None, d.value))))
+        });
+        return None;
+    }
+    match split_documents(text) {
+        Ok(chunks) => Some(chunks),
+        Err(e) => {
+            sink(Err(input_error(source, e.document, e.line, &e.message)));
+            None
+        }
+    }
+}
+
+/// The line a chunk's first document starts on: its first line that is neither blank nor
+/// a comment (`None`: the chunk holds no document).
+fn first_content_line(chunk: &Chunk<'_>) -> Option<usize> {
+    let start = chunk
+        .text
+        .lines()
+        .position(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))?;
+    Some(chunk.first_line + start)
+}
+
+/// A chunk's documents as read (first line, the file Helm's comment names, what `prepare`
+/// made of it; `None` for a null document, which is counted and skipped), or the line and
+/// message of what stopped it. Independent of every other chunk: this is the part that
+/// runs in parallel.
+type ChunkRead<P> = Result<Vec<(usize, Option<Arc<Declared>>, Option<P>)>, (usize, String)>;
+
+fn read_chunk<P>(
+    chunk: &Chunk<'_>,
+    limits: &Limits,
+    prepare: &impl Fn(Option<&str>, Value) -> P,
+) -> ChunkRead<P> {
+    let documents =
+        compose_with(chunk.text, limits).map_err(|e| (chunk.first_line + e.line - 1, e.message))?;
+    // Helm's `# Source:` comment opens the chunk: it names the first document.
+    let mut helm = helm_source(chunk.text).map(Arc::new);
+    Ok(documents
+        .into_iter()
+        .enumerate()
+        .map(|(i, doc)| {
+            let line = chunk.first_line + doc.line - 1;
+            let prepared =
+                (!doc.value.is_null()).then(|| prepare((i == 0).then_some(chunk.text), doc.value));
+            (line, helm.take(), prepared)
+        })
+        .collect())
+}
+
+/// Hands a chunk's documents (null ones skipped) or its problem to `sink`, numbering the
+/// documents of the stream in order.
+fn deliver<P>(
+    read: ChunkRead<P>,
+    source: &Arc<str>,
+    index: &mut usize,
+    sink: &mut impl FnMut(Result<(Origin, P), Diagnostic>),
+) {
+    match read {
+        Ok(documents) => {
+            for (line, declared, prepared) in documents {
+                let origin = document_origin(source, *index, line, declared);
+                *index += 1;
+                if let Some(prepared) = prepared {
+                    sink(Ok((origin, prepared)));
+                }
+            }
+        }
+        Err((line, message)) => {
+            sink(Err(input_error(source, *index, line, &message)));
+            *index += 1;
+        }
+    }
+}
+
+fn document_origin(
+    source: &Arc<str>,
+    index: usize,
+    line: usize,
+    declared: Option<Arc<Declared>>,
+) -> Origin {
+    Origin {
+        source: source.clone(),
+        index,
+        line,
+        list_item: None,
+        declared,
+    }
+}
+
+fn not_utf8(input: &[u8], e: std::str::Utf8Error, source: &Arc<str>) -> Diagnostic {
+    let line = input[..e.valid_up_to()]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1;
+    input_error(source, 0, line, "input is not valid UTF-8")
 }
 
 /// The text a stream is read as: UTF-8, without a byte-order mark, CRLF line ends turned

@@ -213,7 +213,7 @@ pub struct Unmatched {
 }
 
 /// Changes one resource in place and says what it changed.
-pub trait Mutator {
+pub trait Mutator: Send + Sync {
     fn mutate(&self, resource: &mut Resource, cx: &Context) -> Mutation;
 
     /// After the run: the rules of this stage that matched no object.
@@ -249,7 +249,7 @@ pub trait Rerun {
 }
 
 /// Reads one resource and reports what is wrong with it.
-pub trait Validator {
+pub trait Validator: Send + Sync {
     fn validate(&self, resource: &Resource, cx: &Context) -> Vec<Diagnostic>;
 
     /// After the run: the rules of this stage that matched no object.
@@ -267,7 +267,7 @@ pub struct Generated {
 }
 
 /// Turns one virtual resource into real resources.
-pub trait Generator {
+pub trait Generator: Send + Sync {
     /// Whether this generator handles the virtual resource's group and kind.
     fn handles(&self, virtual_resource: &Resource) -> bool;
     /// `item` is the virtual resource with the directories its relative paths resolve in.
@@ -276,7 +276,7 @@ pub trait Generator {
 
 /// Turns an admitted resource into what a controller would create from it (Gatekeeper
 /// ExpansionTemplates: a Deployment into its Pod). Runs in `kadmit generate` only.
-pub trait Expander {
+pub trait Expander: Send + Sync {
     fn expand(&self, resource: &Resource, cx: &Context) -> Result<Vec<Value>, Vec<Diagnostic>>;
 
     /// Puts the resultants of the whole run in the order the peer writes them.

@@ -46,64 +46,31 @@ impl Encoder {
         }
     }
 
+    pub fn format(&self) -> Format {
+        self.format
+    }
+
     pub fn push(&mut self, value: &Value) {
-        match self.format {
-            Format::Yaml => {
-                if self.count > 0 {
-                    self.out.push_str("---\n");
-                }
-                write_document(&mut self.out, value);
-            }
-            Format::Json => {
-                self.out.push_str(if self.count > 0 { ",\n" } else { "\n" });
-                self.out
-                    .push_str(&serde_json::to_string(value).expect("a Value always serializes"));
-            }
-            Format::ResourceList => {
-                if self.count == 0 {
-                    self.out.push('\n');
-                }
-                write_sequence_item(&mut self.out, value);
-            }
-        }
-        self.count += 1;
+        self.push_rendered(&render(self.format, value, None));
     }
 
     /// Writes a KRM item that came with its own text (`source`, read back to `original`):
-    /// unchanged, as those bytes; changed, with each top-level key whose value did not
-    /// change copied from its own lines and the others written anew. Other formats write
-    /// `value` as [`Encoder::push`] does.
+    /// see [`render`].
     pub fn push_item(&mut self, value: &Value, original: &Value, source: &ItemText) {
-        if self.format != Format::ResourceList {
-            return self.push(value);
+        self.push_rendered(&render(self.format, value, Some((original, source))));
+    }
+
+    /// Appends one document [`render`]ed for this encoder's format, after the separator
+    /// the format puts between documents.
+    pub fn push_rendered(&mut self, document: &str) {
+        match self.format {
+            Format::Yaml if self.count > 0 => self.out.push_str("---\n"),
+            Format::Json => self.out.push_str(if self.count > 0 { ",\n" } else { "\n" }),
+            Format::ResourceList if self.count == 0 => self.out.push('\n'),
+            _ => {}
         }
-        if self.count == 0 {
-            self.out.push('\n');
-        }
+        self.out.push_str(document);
         self.count += 1;
-        if value == original {
-            return self.out.push_str(&source.text);
-        }
-        let (Value::Object(map), Value::Object(before)) = (value, original) else {
-            return write_sequence_item(&mut self.out, value);
-        };
-        if source.keys.is_empty() || map.is_empty() {
-            return write_sequence_item(&mut self.out, value);
-        }
-        for (i, (key, value)) in map.iter().enumerate() {
-            self.out.push_str(if i == 0 { "- " } else { "  " });
-            let copied = source
-                .keys
-                .iter()
-                .find(|k| k.name == *key)
-                .filter(|_| before.get(key) == Some(value));
-            match copied {
-                Some(k) => self
-                    .out
-                    .push_str(&source.text[k.lines.start + 2..k.lines.end]),
-                None => write_entry(&mut self.out, key, value, 2),
-            }
-        }
     }
 
     /// Closes the output. `function_config` and `results` matter only for a ResourceList.
@@ -130,6 +97,53 @@ impl Encoder {
             }
         }
         self.out
+    }
+}
+
+/// One document as `format` writes it, without what separates it from the others (see
+/// [`Encoder::push_rendered`]): documents are rendered independently of each other, on
+/// any thread, and appended in order.
+///
+/// `source`: a KRM item's own text and the value it read as. In a `ResourceList` an
+/// unchanged item is written as those bytes; a changed one with each top-level key whose
+/// value did not change copied from its own lines and the others written anew. Other
+/// formats write `value` alone.
+pub fn render(format: Format, value: &Value, source: Option<(&Value, &ItemText)>) -> String {
+    let mut out = String::new();
+    match (format, source) {
+        (Format::Yaml, _) => write_document(&mut out, value),
+        (Format::Json, _) => {
+            out = serde_json::to_string(value).expect("a Value always serializes");
+        }
+        (Format::ResourceList, None) => write_sequence_item(&mut out, value),
+        (Format::ResourceList, Some((original, source))) => {
+            write_item_from_source(&mut out, value, original, source)
+        }
+    }
+    out
+}
+
+fn write_item_from_source(out: &mut String, value: &Value, original: &Value, source: &ItemText) {
+    if value == original {
+        return out.push_str(&source.text);
+    }
+    let (Value::Object(map), Value::Object(before)) = (value, original) else {
+        return write_sequence_item(out, value);
+    };
+    if source.keys.is_empty() || map.is_empty() {
+        return write_sequence_item(out, value);
+    }
+    for (i, (key, value)) in map.iter().enumerate() {
+        out.push_str(if i == 0 { "- " } else { "  " });
+        let copied = source
+            .keys
+            .iter()
+            .find(|k| k.name == *key)
+            .filter(|_| before.get(key) == Some(value));
+        match copied {
+            Some(k) => out.push_str(&source.text[k.lines.start + 2..k.lines.end]),
+            None => write_entry(out, key, value, 2),
+        }
     }
 }
 

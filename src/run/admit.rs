@@ -1,13 +1,15 @@
-//! Admission of everything read: each resource through the pipeline in input order, then
-//! (in `generate`) each generator input turned into resources that are admitted too.
+//! Admission of everything read: each resource through the pipeline, spread over the
+//! run's threads window by window and taken back in input order, then (in `generate`)
+//! each generator input turned into resources that are admitted too.
 
 use super::intake::{Intake, Slot};
 use super::old::OldObjects;
 use super::{Admitted, Mode, Options, Subject, CHANGED_BY_ANNOTATION};
 use crate::core::diagnostic::{has_errors, Diagnostic};
-use crate::core::pipeline::{Change, Context, Pipeline};
+use crate::core::jobs::Jobs;
+use crate::core::pipeline::{Admission, Change, Context, Pipeline};
 use crate::core::resource::{Identity, Origin, Resource, FUNCTION_ANNOTATION, LOCAL_CONFIG};
-use crate::io::encode::Encoder;
+use crate::io::encode::{render, Encoder};
 use kadmit_yaml::spans::ItemText;
 use serde_json::Value;
 
@@ -29,18 +31,63 @@ pub(super) struct Admitter<'a> {
     pub admitted: Option<Vec<Admitted>>,
 }
 
+/// How much of the stream is admitted at once: each slot of a window is read, admitted
+/// and rendered on the run's threads, then the window's results are taken in input order
+/// (docs/architecture.md, "Parallel stages").
+struct Window<'s> {
+    slots: Vec<&'s Slot>,
+    bytes: usize,
+}
+
+/// What the parallel part made of one slot.
+// Held one window at a time and moved once: boxing the large variant would only add an
+// allocation per resource.
+#[allow(clippy::large_enum_variant)]
+enum Done {
+    /// A document written as it was read (configuration kept in the stream, a KRM item
+    /// without identity): rendered.
+    Passthrough(String),
+    Resource {
+        resource: Resource,
+        /// Who was admitted, when it was not recorded before admission (without `--old`).
+        subject: Option<Subject>,
+        /// The resource as read, with `Options::keep_admitted`.
+        before: Option<Value>,
+        /// `None` with an empty pipeline.
+        admission: Option<Admission>,
+        /// The document as the encoder writes it; `None` when ExpansionTemplates print
+        /// its resultants instead.
+        rendered: Option<String>,
+    },
+}
+
 impl Admitter<'_> {
     /// Admits every slot into `encoder`, then generates when the mode asks for it. Unless
     /// `keep_input` (a KRM failure echoes the input), each stored document is freed as soon
-    /// as it is written, so the input and the output are not both held in full.
+    /// as its window is written, so the input and the output are not both held in full.
     pub fn admit_all(&mut self, intake: &mut Intake, encoder: &mut Encoder, keep_input: bool) {
+        let jobs = intake.jobs.clone();
+        let slots = std::mem::take(&mut intake.slots);
         if keep_input {
-            for slot in &intake.slots {
-                self.admit_slot(slot, encoder);
-            }
+            self.admit_slots(slots.iter(), &jobs, encoder);
+            intake.slots = slots;
         } else {
-            for slot in std::mem::take(&mut intake.slots) {
-                self.admit_slot(&slot, encoder);
+            let mut slots = slots.into_iter();
+            // Windows of owned slots, each dropped once written.
+            loop {
+                let mut owned = Vec::new();
+                let mut bytes = 0;
+                for slot in slots.by_ref() {
+                    bytes += slot.len();
+                    owned.push(slot);
+                    if bytes >= jobs.batch_bytes() {
+                        break;
+                    }
+                }
+                if owned.is_empty() {
+                    break;
+                }
+                self.admit_slots(owned.iter(), &jobs, encoder);
             }
         }
         if matches!(self.options.mode, Mode::Generate | Mode::Krm) {
@@ -53,6 +100,126 @@ impl Admitter<'_> {
             expander.order(&mut resultants);
             for resultant in &resultants {
                 encoder.push(resultant);
+            }
+        }
+    }
+
+    /// Admits `slots` in windows of about [`Jobs::batch_bytes`]; a KRM `*List` (its items
+    /// admitted one by one) alone, in its place.
+    fn admit_slots<'s>(
+        &mut self,
+        slots: impl Iterator<Item = &'s Slot>,
+        jobs: &Jobs,
+        encoder: &mut Encoder,
+    ) {
+        let mut window = Window {
+            slots: Vec::new(),
+            bytes: 0,
+        };
+        for slot in slots {
+            if slot.list {
+                self.admit_window(&mut window, jobs, encoder);
+                self.admit_list(slot, encoder);
+                continue;
+            }
+            window.bytes += slot.len();
+            window.slots.push(slot);
+            if window.bytes >= jobs.batch_bytes() {
+                self.admit_window(&mut window, jobs, encoder);
+            }
+        }
+        self.admit_window(&mut window, jobs, encoder);
+    }
+
+    /// One window: read in parallel; old objects taken and subjects recorded in input
+    /// order (the first resource of an identity takes its old object); admitted and
+    /// rendered in parallel; results, diagnostics and expansions taken in input order.
+    fn admit_window(&mut self, window: &mut Window<'_>, jobs: &Jobs, encoder: &mut Encoder) {
+        let slots = std::mem::take(&mut window.slots);
+        window.bytes = 0;
+        if slots.is_empty() {
+            return;
+        }
+        // With `--old`, each resource is read first to take its old object here, in
+        // order; without, it is read where it is admitted and its subject made there.
+        let with_old = !self.old.is_empty();
+        let resources: Vec<Option<Resource>> = if with_old {
+            let mut resources = jobs.map(slots.clone(), |slot| {
+                (!slot.passthrough).then(|| slot.resource())
+            });
+            for resource in resources.iter_mut().flatten() {
+                self.record(resource);
+            }
+            resources
+        } else {
+            slots.iter().map(|_| None).collect()
+        };
+        let (pipeline, cx, options) = (self.pipeline, self.cx, self.options);
+        let keep_admitted = self.admitted.is_some();
+        let format = encoder.format();
+        let work: Vec<(&Slot, Option<Resource>)> = slots.into_iter().zip(resources).collect();
+        let done = jobs.map(work, |(slot, resource)| {
+            if slot.passthrough {
+                let value = slot.value();
+                let source = slot.source.as_deref().map(|text| (&value, text));
+                return Done::Passthrough(render(format, &value, source));
+            }
+            let (mut resource, subject) = match resource {
+                Some(resource) => (resource, None),
+                None => {
+                    let resource = slot.resource();
+                    let subject = subject_of(&resource, cx);
+                    (resource, Some(subject))
+                }
+            };
+            let original = slot.source.as_ref().map(|_| resource.value.clone());
+            let mut before = None;
+            let mut admission = None;
+            if !pipeline.is_empty() {
+                before = keep_admitted.then(|| resource.value.clone());
+                let record = pipeline.admit(&mut resource, cx);
+                annotate(options, &mut resource, &record);
+                admission = Some(record);
+            }
+            let source = original.as_ref().zip(slot.source.as_deref());
+            let rendered = pipeline
+                .expander
+                .is_none()
+                .then(|| render(format, &resource.value, source));
+            if rendered.is_some() && !keep_admitted {
+                // Written, and wanted no more: freed here, on the thread that built it
+                // (freeing a tree on another thread is slower, and serial).
+                resource.value = Value::Null;
+                resource.old = None;
+            }
+            Done::Resource {
+                resource,
+                subject,
+                before,
+                admission,
+                rendered,
+            }
+        });
+        for done in done {
+            match done {
+                Done::Passthrough(text) => encoder.push_rendered(&text),
+                Done::Resource {
+                    resource,
+                    subject,
+                    before,
+                    admission,
+                    rendered,
+                } => {
+                    self.subjects.extend(subject);
+                    match admission {
+                        Some(admission) => self.take_admission(&resource, before, admission),
+                        None => self.keep_unadmitted(&resource),
+                    }
+                    match rendered {
+                        Some(text) => encoder.push_rendered(&text),
+                        None => self.emit(&resource, None, encoder),
+                    }
+                }
             }
         }
     }
@@ -76,37 +243,13 @@ impl Admitter<'_> {
         }
     }
 
-    fn admit_slot(&mut self, slot: &Slot, encoder: &mut Encoder) {
-        if slot.passthrough {
-            let value = slot.value();
-            return write(encoder, &value, slot.source.as_deref().map(|s| (&value, s)));
-        }
+    /// A KRM `*List` kept whole: its items admitted in place, one after the other.
+    fn admit_list(&mut self, slot: &Slot, encoder: &mut Encoder) {
         let mut resource = slot.resource();
         let original = slot.source.as_ref().map(|_| resource.value.clone());
         let source = original.as_ref().zip(slot.source.as_deref());
-        if slot.list {
-            self.admit_list_items(&mut resource);
-            return write(encoder, &resource.value, source);
-        }
-        if !self.pipeline.is_empty() {
-            self.admit_one(&mut resource);
-        } else {
-            self.record(&mut resource);
-        }
-        if let (true, Some(admitted)) = (self.pipeline.is_empty(), self.admitted.as_mut()) {
-            let at = self.diagnostics.len();
-            admitted.push(Admitted {
-                id: resource.id.clone(),
-                origin: resource.origin.clone(),
-                operation: self.cx.operation_of(&resource),
-                old: resource.old.clone(),
-                before: resource.value.clone(),
-                after: Some(resource.value.clone()),
-                changes: Vec::new(),
-                diagnostics: at..at,
-            });
-        }
-        self.emit(&resource, source, encoder);
+        self.admit_list_items(&mut resource);
+        write(encoder, &resource.value, source)
     }
 
     /// A KRM `*List` kept whole: its items are admitted in place.
@@ -141,12 +284,7 @@ impl Admitter<'_> {
             // Stored (defaulted) by the pipeline's admission (`Pipeline::admit`).
             resource.old = self.old.take(resource, self.cx).map(std::sync::Arc::new);
         }
-        self.subjects.push(Subject {
-            id: resource.id.clone(),
-            origin: resource.origin.clone(),
-            namespace: self.cx.effective_namespace(resource).map(str::to_owned),
-            operation: self.cx.operation_of(resource),
-        });
+        self.subjects.push(subject_of(resource, self.cx));
     }
 
     /// Every old object the stream no longer has, as a DELETE through the validating
@@ -182,20 +320,18 @@ impl Admitter<'_> {
         }
     }
 
+    /// Admits one resource on this thread (a List's items, generated resources).
     fn admit_one(&mut self, resource: &mut Resource) {
         self.record(resource);
         let before = self.admitted.is_some().then(|| resource.value.clone());
         let admission = self.pipeline.admit(resource, self.cx);
-        if self.options.annotate && !admission.changes.is_empty() {
-            let mut rules: Vec<&str> = Vec::new();
-            for change in &admission.changes {
-                if !rules.contains(&change.rule.as_str()) {
-                    rules.push(&change.rule);
-                }
-            }
-            let rules = rules.join(", ");
-            resource.set_annotation(CHANGED_BY_ANNOTATION, rules);
-        }
+        annotate(self.options, resource, &admission);
+        self.take_admission(resource, before, admission);
+    }
+
+    /// Keeps what admission of `resource` found: its diagnostics, its changes and, with
+    /// `Options::keep_admitted`, the resource as read (`before`) and as admitted.
+    fn take_admission(&mut self, resource: &Resource, before: Option<Value>, admission: Admission) {
         let first = self.diagnostics.len();
         self.diagnostics.extend(admission.diagnostics);
         if let (Some(admitted), Some(before)) = (self.admitted.as_mut(), before) {
@@ -213,6 +349,23 @@ impl Admitter<'_> {
         }
         if !admission.changes.is_empty() {
             self.changes.push((resource.id.clone(), admission.changes));
+        }
+    }
+
+    /// With an empty pipeline: the resource as read is the resource as admitted.
+    fn keep_unadmitted(&mut self, resource: &Resource) {
+        if let Some(admitted) = self.admitted.as_mut() {
+            let at = self.diagnostics.len();
+            admitted.push(Admitted {
+                id: resource.id.clone(),
+                origin: resource.origin.clone(),
+                operation: self.cx.operation_of(resource),
+                old: resource.old.clone(),
+                before: resource.value.clone(),
+                after: Some(resource.value.clone()),
+                changes: Vec::new(),
+                diagnostics: at..at,
+            });
         }
     }
 
@@ -280,6 +433,31 @@ impl Admitter<'_> {
             ),
         }
     }
+}
+
+/// Who is admitted, from where, in which namespace and with which operation (the reports).
+fn subject_of(resource: &Resource, cx: &Context) -> Subject {
+    Subject {
+        id: resource.id.clone(),
+        origin: resource.origin.clone(),
+        namespace: cx.effective_namespace(resource).map(str::to_owned),
+        operation: cx.operation_of(resource),
+    }
+}
+
+/// `--annotate`: the rules that changed the resource, in the order they first did.
+fn annotate(options: &Options, resource: &mut Resource, admission: &Admission) {
+    if !options.annotate || admission.changes.is_empty() {
+        return;
+    }
+    let mut rules: Vec<&str> = Vec::new();
+    for change in &admission.changes {
+        if !rules.contains(&change.rule.as_str()) {
+            rules.push(&change.rule);
+        }
+    }
+    let rules = rules.join(", ");
+    resource.set_annotation(CHANGED_BY_ANNOTATION, rules);
 }
 
 /// Generated objects never inherit the markers that made their input configuration.

@@ -4,12 +4,15 @@
 
 use super::Options;
 use crate::core::config::{classify, is_crd, Loader, Source};
-use crate::core::decode::{decode_stream_with_texts, stream_text, Document};
+use crate::core::decode::{decode_stream_in_parallel, stream_text, Document};
 use crate::core::diagnostic::Diagnostic;
+use crate::core::jobs::Jobs;
 use crate::core::kinds::KindTable;
 use crate::core::lists::{flatten_document, is_list};
 use crate::core::origins::{declared_by_annotations, kpt_path, kustomize_origin, KUSTOMIZE_ORIGIN};
-use crate::core::resource::{annotation, Identity, Origin, Resource, FUNCTION_CONFIG, STDIN};
+use crate::core::resource::{
+    annotation, Declared, Identity, Origin, Resource, FUNCTION_CONFIG, STDIN,
+};
 use crate::io::resource_list;
 use kadmit_yaml::compose::compose_with;
 use kadmit_yaml::spans::ItemText;
@@ -41,16 +44,24 @@ pub(super) struct Slot {
 
 impl Slot {
     fn of_value(value: &Value, kind: Option<u32>, origin: &Origin, passthrough: bool) -> Slot {
+        Slot::of_body(compact(value), kind, origin, passthrough)
+    }
+
+    /// A slot for `body`, the compact JSON of the document.
+    fn of_body(body: Box<str>, kind: Option<u32>, origin: &Origin, passthrough: bool) -> Slot {
         Slot {
             origin: origin.clone(),
-            body: serde_json::to_string(value)
-                .expect("a Value always serializes")
-                .into_boxed_str(),
+            body,
             kind,
             passthrough,
             list: false,
             source: None,
         }
+    }
+
+    /// The size of the document as held (what admission windows are measured in).
+    pub fn len(&self) -> usize {
+        self.body.len()
     }
 
     pub fn value(&self) -> Value {
@@ -98,6 +109,73 @@ pub(super) struct Intake {
     pub known_texts: Option<HashMap<TextDigest, Identity>>,
     /// The digest of the document being accepted, while it is.
     pending_text: Option<TextDigest>,
+    /// The threads decoding and admission are spread over (`--jobs`).
+    pub jobs: Arc<Jobs>,
+}
+
+/// What decoding makes of a document, on the thread that decoded it.
+enum Decoded {
+    /// A resource to admit and nothing else (no List, `ResourceList`, configuration, CRD
+    /// or Namespace: nothing the run learns from), ready to be held: its tree is dropped
+    /// on the thread that built it.
+    Resource {
+        id: Identity,
+        body: Box<str>,
+        /// The file its annotations say it comes from.
+        declared: Option<Declared>,
+        /// With `--old`: the digest of its own text.
+        digest: Option<TextDigest>,
+    },
+    /// Anything else, classified on the calling thread as it is read.
+    Other {
+        value: Value,
+        digest: Option<TextDigest>,
+    },
+}
+
+impl Decoded {
+    fn of(value: Value, digest: Option<TextDigest>, source: &Arc<str>) -> Decoded {
+        if is_list(&value) || resource_list::is_resource_list(&value) {
+            return Decoded::Other { value, digest };
+        }
+        let Ok(id) = Identity::of(&value) else {
+            return Decoded::Other { value, digest };
+        };
+        let resource = Resource {
+            value,
+            id,
+            // Classification reads no origin.
+            origin: Origin {
+                source: source.clone(),
+                index: 0,
+                line: 0,
+                list_item: None,
+                declared: None,
+            },
+            old: None,
+        };
+        let learnt = is_crd(&resource.id)
+            || (resource.id.group.is_empty() && resource.id.kind == "Namespace");
+        if learnt || classify(&resource).is_some() {
+            return Decoded::Other {
+                value: resource.value,
+                digest,
+            };
+        }
+        Decoded::Resource {
+            body: compact(&resource.value),
+            declared: declared_by_annotations(&resource.value),
+            id: resource.id,
+            digest,
+        }
+    }
+}
+
+/// A value as the compact JSON a slot holds.
+fn compact(value: &Value) -> Box<str> {
+    serde_json::to_string(value)
+        .expect("a Value always serializes")
+        .into_boxed_str()
 }
 
 /// The SHA-256 of a document's text.
@@ -109,7 +187,7 @@ pub(super) fn text_digest(text: &str) -> TextDigest {
 }
 
 impl Intake {
-    pub fn new(options: &Options) -> Intake {
+    pub fn new(options: &Options, jobs: Arc<Jobs>) -> Intake {
         Intake {
             krm: false,
             slots: Vec::new(),
@@ -128,18 +206,26 @@ impl Intake {
             limits: options.limits,
             known_texts: (!options.old_inputs.is_empty()).then(HashMap::new),
             pending_text: None,
+            jobs,
         }
     }
 
     /// A slot for an identified resource.
     fn slot(&mut self, resource: &Resource, passthrough: bool) -> Slot {
-        let key = (resource.id.group.clone(), resource.id.kind.clone());
-        let next = self.kinds_seen.len() as u32;
-        let kind = *self.kind_index.entry(key.clone()).or_insert_with(|| {
-            self.kinds_seen.push(key);
-            next
-        });
+        let kind = self.kind_index(&resource.id);
         Slot::of_value(&resource.value, Some(kind), &resource.origin, passthrough)
+    }
+
+    /// The index of `id`'s group and kind in [`Intake::kinds_seen`], added when new.
+    fn kind_index(&mut self, id: &Identity) -> u32 {
+        if let Some(&kind) = self.kind_index.get(&(id.group.clone(), id.kind.clone())) {
+            return kind;
+        }
+        let next = self.kinds_seen.len() as u32;
+        let key = (id.group.clone(), id.kind.clone());
+        self.kinds_seen.push(key.clone());
+        self.kind_index.insert(key, next);
+        next
     }
 
     /// The group and kind of a slot's document, `None` for one that was not identified.
@@ -240,36 +326,67 @@ impl Intake {
         }
     }
 
+    /// Decodes one input over the run's threads; each document is classified here, on
+    /// this thread, in input order (what it teaches — CRDs, Namespaces, a pending
+    /// `ResourceList` — applies to the documents after it). A plain resource was made
+    /// ready on its decoding thread ([`Decoded::Resource`]).
     fn read_documents(&mut self, name: &str, input: &[u8]) {
         let source: Arc<str> = Arc::from(name);
         let limits = self.limits;
         let digests = self.known_texts.is_some();
-        let last_text = std::cell::Cell::new(None);
-        let known = |text: &str, _| {
-            if digests {
-                last_text.set(Some(text_digest(text)));
-            }
-            false
+        let jobs = self.jobs.clone();
+        let prepare = |text: Option<&str>, value: Value| {
+            Decoded::of(value, text.filter(|_| digests).map(text_digest), &source)
         };
-        decode_stream_with_texts(input, &source, &limits, known, |doc| {
-            let text = last_text.take();
-            let doc = match doc {
+        decode_stream_in_parallel(input, &source, &limits, &jobs, prepare, |doc| {
+            let (origin, decoded) = match doc {
                 Ok(doc) => doc,
                 Err(problem) => return self.diagnostics.push(problem),
             };
             self.documents += 1;
-            if resource_list::is_resource_list(&doc.value) && self.documents == 1 {
-                self.pending_list = Some(doc);
-            } else {
-                if let Some(list) = self.pending_list.take() {
-                    self.accept(list);
+            match decoded {
+                Decoded::Other { value, .. }
+                    if resource_list::is_resource_list(&value) && self.documents == 1 =>
+                {
+                    self.pending_list = Some(Document { value, origin });
                 }
-                // Only a document that is one resource is known by its text.
-                self.pending_text = text.filter(|_| !is_list(&doc.value));
-                self.accept(doc);
-                self.pending_text = None;
+                decoded => {
+                    if let Some(list) = self.pending_list.take() {
+                        self.accept(list);
+                    }
+                    self.accept_decoded(decoded, origin);
+                }
             }
         });
+    }
+
+    fn accept_decoded(&mut self, decoded: Decoded, mut origin: Origin) {
+        match decoded {
+            Decoded::Resource {
+                id,
+                body,
+                declared,
+                digest,
+            } => {
+                if let Some(declared) = declared {
+                    origin.declared = Some(Arc::new(declared));
+                }
+                let kind = self.kind_index(&id);
+                self.slots
+                    .push(Slot::of_body(body, Some(kind), &origin, false));
+                if let (Some(known), Some(digest), false) =
+                    (self.known_texts.as_mut(), digest, self.krm)
+                {
+                    known.insert(digest, id);
+                }
+            }
+            Decoded::Other { value, digest } => {
+                // Only a document that is one resource is known by its text.
+                self.pending_text = digest.filter(|_| !is_list(&value));
+                self.accept(Document { value, origin });
+                self.pending_text = None;
+            }
+        }
     }
 
     fn accept(&mut self, doc: Document) {

@@ -11,6 +11,7 @@ pub mod suite;
 
 use crate::core::config::{is_unsupported_family, unsupported_family};
 use crate::core::diagnostic::{exit_code, has_errors, Diagnostic};
+use crate::core::jobs::Jobs;
 
 /// The admission operation: `--operation`, and per resource with `--old`.
 pub use crate::core::pipeline::Operation;
@@ -98,6 +99,14 @@ pub struct Options {
     /// Keep each admitted resource's value as read and as admitted in
     /// [`Outcome::admitted`] (`kadmit diff`); off, nothing more is held than the output.
     pub keep_admitted: bool,
+    /// `--jobs`: how many threads decoding, admission and encoding are spread over (at
+    /// least one; one starts no thread). The output does not depend on it.
+    pub jobs: usize,
+}
+
+/// Every core the system offers this process: `--jobs`' default.
+pub fn available_jobs() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
 }
 
 impl Options {
@@ -136,6 +145,7 @@ impl Options {
             user: None,
             groups: Vec::new(),
             keep_admitted: false,
+            jobs: available_jobs(),
         }
     }
 }
@@ -322,7 +332,8 @@ pub fn run_owned(options: Options, stdin: Vec<u8>) -> Outcome {
 }
 
 fn run_input(options: Options, stdin: Cow<'_, [u8]>) -> Outcome {
-    let mut intake = Intake::new(&options);
+    let jobs = std::sync::Arc::new(Jobs::new(options.jobs));
+    let mut intake = Intake::new(&options, jobs);
     // Plugin configuration and --config files come first: rules are known before resources.
     if let Some(path) = &options.plugin_config {
         intake.loader.load_plugin_config(path, &options.config_root);

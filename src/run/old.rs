@@ -178,6 +178,11 @@ impl OldObjects {
     }
 
     /// The old object of `resource`, when there is one; its stored text is freed.
+    /// Whether there is no old object to match (no `--old`, or nothing in it).
+    pub fn is_empty(&self) -> bool {
+        self.index.is_empty()
+    }
+
     pub fn take(&mut self, resource: &Resource, cx: &Context) -> Option<Value> {
         if self.index.is_empty() || resource.id.generated_name {
             return None;
