@@ -95,6 +95,24 @@ pub fn compose(text: &str) -> Result<Vec<Composed>, ComposeError> {
 
 /// Parses every document in `text` within `limits`.
 pub fn compose_with(text: &str, limits: &Limits) -> Result<Vec<Composed>, ComposeError> {
+    compose_checked(text, limits, true)
+}
+
+/// [`compose_with`] without the block-subset reader of [`crate::block`]: every document
+/// goes through yaml-rust2. For the differential test that holds the two readers equal.
+#[doc(hidden)]
+pub fn compose_with_full_parser(
+    text: &str,
+    limits: &Limits,
+) -> Result<Vec<Composed>, ComposeError> {
+    compose_checked(text, limits, false)
+}
+
+fn compose_checked(
+    text: &str,
+    limits: &Limits,
+    block_reader: bool,
+) -> Result<Vec<Composed>, ComposeError> {
     if let Some(at) = control_character_at(text) {
         return Err(ComposeError {
             message: CONTROL_CHARACTERS.to_owned(),
@@ -108,6 +126,13 @@ pub fn compose_with(text: &str, limits: &Limits) -> Result<Vec<Composed>, Compos
     // yaml-rust2 follows YAML 1.2 where go-yaml v2 is laxer; text that may need go-yaml's
     // reading is first rewritten into text that means the same to both (see `go_yaml_text`).
     if !may_have_flow_colon(text) {
+        // Manifests in the block subset are read without yaml-rust2; anything else,
+        // errors included, is read by it as before.
+        if block_reader {
+            if let Some(documents) = crate::block::read_block_document(text, limits) {
+                return Ok(documents);
+            }
+        }
         match compose_text(text, limits) {
             Err(e) if go_yaml_may_read(&e) => {}
             result => return result,

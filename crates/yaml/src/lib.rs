@@ -8,6 +8,7 @@
 //! YAML 1.1 scalars the way go-yaml v2 does. Writing quotes every string a YAML 1.1 or
 //! 1.2 reader would take for something else. docs/yaml.md has the details.
 
+pub mod block;
 pub mod compose;
 pub mod emit;
 pub mod json;
