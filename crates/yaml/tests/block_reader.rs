@@ -23,6 +23,9 @@ fn outcome(result: Result<Vec<Composed>, ComposeError>) -> Outcome {
 #[derive(Default)]
 struct Tally {
     compared: usize,
+    /// Inputs compared within the default limits, and how many of them the block reader
+    /// read (tight limits make it give up by design).
+    at_default_limits: usize,
     read_by_block_reader: usize,
     mismatches: Vec<String>,
 }
@@ -39,8 +42,12 @@ impl Tally {
                 limits.max_nodes
             ));
         }
-        if control_character_at(text).is_none() && read_block_document(text, limits).is_some() {
-            self.read_by_block_reader += 1;
+        if *limits == Limits::default() {
+            self.at_default_limits += 1;
+            if control_character_at(text).is_none() && read_block_document(text, limits).is_some()
+            {
+                self.read_by_block_reader += 1;
+            }
         }
     }
 
@@ -138,10 +145,10 @@ fn every_yaml_file_of_the_repository_reads_the_same() {
     // Most manifests are in the block subset: a reader that gave up on everything would
     // pass the comparison and be useless.
     assert!(
-        tally.read_by_block_reader * 4 > tally.compared,
+        tally.read_by_block_reader * 2 > tally.at_default_limits,
         "the block reader read only {} of {} inputs",
         tally.read_by_block_reader,
-        tally.compared
+        tally.at_default_limits
     );
 }
 
@@ -390,6 +397,6 @@ fn a_file_named_in_the_environment_reads_the_same() {
     tally.assert_clean();
     eprintln!(
         "{} of {} chunks read by the block reader",
-        tally.read_by_block_reader, tally.compared
+        tally.read_by_block_reader, tally.at_default_limits
     );
 }
