@@ -1,6 +1,6 @@
 //! A fast reader for the block-structured YAML that manifests are written in: block
 //! mappings and sequences, one-line plain and quoted scalars, literal block scalars (`|`,
-//! `|-`), empty and simple one-line flow collections, comments and blank lines.
+//! `|-`), one-line flow collections of quoted scalars and simple words, comments and blank lines.
 //!
 //! It answers only for documents it reads completely and with certainty, and answers
 //! `None` for anything else: anchors, aliases, tags, merge keys, folded or keeping block
@@ -35,26 +35,20 @@ const MAX_BLOCK_DEPTH: usize = 128;
 /// error the full parser words.
 const MAX_KEY_BYTES: usize = 1000;
 
-/// Whether the bytes of `text` are all ones this reader can take: no tab, carriage
-/// return, byte order mark or Unicode line break (NEL, U+2028, U+2029) anywhere.
-pub(crate) fn block_bytes(text: &str) -> bool {
-    let bytes = text.as_bytes();
-    bytes.iter().enumerate().all(|(i, &b)| match b {
-        b'\t' | b'\r' => false,
-        0xc2 => bytes.get(i + 1) != Some(&0x85),
-        0xe2 => !(bytes.get(i + 1) == Some(&0x80) && matches!(bytes.get(i + 2), Some(0xa8 | 0xa9))),
-        0xef => !(bytes.get(i + 1) == Some(&0xbb) && bytes.get(i + 2) == Some(&0xbf)),
-        _ => true,
-    })
-}
-
 /// The single document of `text` when it is written in the block subset, read exactly as
-/// [`crate::compose::compose_with`]'s full parser reads it; `None` otherwise. `text` must
-/// pass [`block_bytes`] and hold no control character go-yaml refuses.
+/// [`crate::compose::compose_with`]'s full parser reads it; `None` otherwise. Text with a
+/// character go-yaml refuses is always `None` (the composer refuses it first).
 pub fn read_block_document(text: &str, limits: &Limits) -> Option<Vec<Composed>> {
-    if !block_bytes(text) {
+    let scan = crate::prescan::prescan(text);
+    if scan.control_at.is_some() || !scan.block_bytes {
         return None;
     }
+    read_checked_block_document(text, limits)
+}
+
+/// [`read_block_document`] for text whose [`crate::prescan::Prescan`] found no refused
+/// character and only block bytes.
+pub(crate) fn read_checked_block_document(text: &str, limits: &Limits) -> Option<Vec<Composed>> {
     let mut reader = Reader {
         text,
         bytes: text.as_bytes(),
@@ -470,19 +464,16 @@ impl<'a> Reader<'a> {
         Ok((c, 1 + digits))
     }
 
-    /// `[]`, `{}`, or a one-line flow sequence of quoted scalars and simple plain words.
+    /// A one-line flow sequence or mapping of quoted scalars and simple plain words.
     fn flow(&mut self) -> Read<Value> {
         let open = self.peek().ok_or(Unhandled)?;
         self.pos += 1;
         self.enter()?;
         self.skip_spaces();
         if open == b'{' {
-            if self.peek() != Some(b'}') {
-                return Err(Unhandled);
-            }
-            self.pos += 1;
+            let map = self.flow_mapping()?;
             self.depth -= 1;
-            return Ok(Value::Object(Map::new()));
+            return Ok(Value::Object(map));
         }
         let mut items = Vec::new();
         if self.peek() == Some(b']') {
@@ -518,7 +509,61 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// A plain scalar inside a flow sequence, kept to word characters so that no flow
+    /// The entries of a one-line flow mapping after its `{` (and blanks): `key: value`
+    /// pairs of quoted scalars and simple plain words.
+    fn flow_mapping(&mut self) -> Read<Map<String, Value>> {
+        let mut map = Map::new();
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+            return Ok(map);
+        }
+        loop {
+            let key = match self.peek() {
+                Some(b'\'') => self.single_quoted()?,
+                Some(b'"') => self.double_quoted()?,
+                _ => match self.flow_word()? {
+                    Value::String(s) if s != "<<" => s,
+                    Value::Bool(b) => b.to_string(),
+                    Value::Number(n) => n.to_string(),
+                    _ => return Err(Unhandled),
+                },
+            };
+            self.count()?;
+            self.skip_spaces();
+            if self.peek() != Some(b':') || self.peek_at(self.pos + 1) != Some(b' ') {
+                return Err(Unhandled);
+            }
+            self.pos += 1;
+            self.skip_spaces();
+            let value = match self.peek() {
+                Some(b'\'') => Value::String(self.single_quoted()?),
+                Some(b'"') => Value::String(self.double_quoted()?),
+                _ => self.flow_word()?,
+            };
+            self.count()?;
+            if map.insert(key, value).is_some() {
+                return Err(Unhandled);
+            }
+            self.skip_spaces();
+            match self.peek() {
+                Some(b',') => {
+                    self.pos += 1;
+                    self.skip_spaces();
+                    if self.peek() == Some(b'}') {
+                        // A trailing comma: left to the full parser.
+                        return Err(Unhandled);
+                    }
+                }
+                Some(b'}') => {
+                    self.pos += 1;
+                    return Ok(map);
+                }
+                _ => return Err(Unhandled),
+            }
+        }
+    }
+
+    /// A plain scalar inside a flow collection, kept to word characters so that no flow
     /// indicator, `:` or `#` rule comes into play.
     fn flow_word(&mut self) -> Read<Value> {
         let start = self.pos;

@@ -12,6 +12,7 @@ pub mod block;
 pub mod compose;
 pub mod emit;
 pub mod json;
+mod prescan;
 pub mod scalar;
 pub mod spans;
 pub mod split;

@@ -202,6 +202,12 @@ fn ambiguous_patterns() -> &'static RegexSet {
     })
 }
 
+/// Characters that start something other than a plain scalar (as bytes: a `str` search
+/// for one character costs more than the rest of the question).
+const INDICATORS: &[u8] = b"-?:,[]{}#&*!|>'\"%@`";
+/// The letters that start a YAML 1.1 boolean or null.
+const AMBIGUOUS_LETTERS: &[u8] = b"yYnNtTfFoO";
+
 /// True when `s` cannot be written as a plain scalar without changing its meaning for some
 /// reader, or without breaking YAML syntax.
 pub fn needs_quotes(s: &str) -> bool {
@@ -216,7 +222,8 @@ pub fn needs_quotes(s: &str) -> bool {
         && s.chars()
             .nth(1)
             .is_some_and(|c| c == '-' || c.is_alphabetic());
-    if "-?:,[]{}#&*!|>'\"%@`".contains(first) && !dash_word {
+    let indicator = u8::try_from(first).is_ok_and(|b| INDICATORS.contains(&b));
+    if indicator && !dash_word {
         return true;
     }
     if first.is_whitespace() || last.is_whitespace() || last == ':' {
@@ -252,7 +259,8 @@ pub fn needs_quotes(s: &str) -> bool {
     }
     // Every ambiguous pattern starts with one of these characters; a string starting with
     // any other letter cannot match them.
-    let may_be_ambiguous = !first.is_alphabetic() || "yYnNtTfFoO".contains(first);
+    let may_be_ambiguous =
+        !first.is_alphabetic() || u8::try_from(first).is_ok_and(|b| AMBIGUOUS_LETTERS.contains(&b));
     may_be_ambiguous && ambiguous_patterns().is_match(s)
 }
 
