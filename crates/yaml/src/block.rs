@@ -59,6 +59,8 @@ pub(crate) fn read_checked_block_document(text: &str, limits: &Limits) -> Option
         nodes: 0,
         max_nodes: limits.max_nodes,
         depth: 0,
+        entries: Vec::new(),
+        items: Vec::new(),
     };
     reader.next_content_line().ok()?;
     let indent = reader.indent?;
@@ -84,6 +86,10 @@ struct Reader<'a> {
     nodes: usize,
     max_nodes: usize,
     depth: usize,
+    /// Entries of the mappings being read, innermost last.
+    entries: Vec<(String, Value)>,
+    /// Items of the sequences being read, innermost last.
+    items: Vec<Value>,
 }
 
 impl<'a> Reader<'a> {
@@ -210,18 +216,24 @@ impl<'a> Reader<'a> {
 
     fn block_mapping(&mut self, indent: usize) -> Read<Value> {
         self.enter()?;
-        let mut map = Map::new();
+        // Entries wait on a stack shared by all levels, so the map is built at its final
+        // size instead of growing (and rehashing) entry by entry.
+        let first = self.entries.len();
         loop {
             let key = self.key()?;
             let value = self.value_after_indicator(indent, true)?;
-            if map.insert(key, value).is_some() {
-                // A duplicate key: the full parser words the error.
-                return Err(Unhandled);
-            }
+            self.entries.push((key, value));
             match self.indent {
                 Some(i) if i == indent && !self.at_dash() => {}
                 Some(i) if i >= indent => return Err(Unhandled),
                 _ => break,
+            }
+        }
+        let mut map = Map::with_capacity(self.entries.len() - first);
+        for (key, value) in self.entries.drain(first..) {
+            if map.insert(key, value).is_some() {
+                // A duplicate key: the full parser words the error.
+                return Err(Unhandled);
             }
         }
         self.depth -= 1;
@@ -232,11 +244,12 @@ impl<'a> Reader<'a> {
     /// (`key:` then `- item` below it), so a key at that column ends it.
     fn block_sequence(&mut self, indent: usize, value_of_key: bool) -> Read<Value> {
         self.enter()?;
-        let mut items = Vec::new();
+        let first = self.items.len();
         loop {
             // Past the `-`.
             self.pos += 1;
-            items.push(self.value_after_indicator(indent, false)?);
+            let item = self.value_after_indicator(indent, false)?;
+            self.items.push(item);
             match self.indent {
                 Some(i) if i == indent && self.at_dash() => {}
                 Some(i) if i == indent && value_of_key => break,
@@ -244,6 +257,7 @@ impl<'a> Reader<'a> {
                 _ => break,
             }
         }
+        let items = self.items.drain(first..).collect();
         self.depth -= 1;
         Ok(Value::Array(items))
     }
