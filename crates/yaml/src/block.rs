@@ -1,10 +1,10 @@
 //! A fast reader for the block-structured YAML that manifests are written in: block
-//! mappings and sequences, one-line plain and quoted scalars, literal block scalars (`|`,
+//! mappings and sequences, plain scalars (folded over lines) and one-line quoted scalars, literal block scalars (`|`,
 //! `|-`), one-line flow collections of quoted scalars and simple words, comments and blank lines.
 //!
 //! It answers only for documents it reads completely and with certainty, and answers
 //! `None` for anything else: anchors, aliases, tags, merge keys, folded or keeping block
-//! scalars, multi-line plain or quoted scalars, complex keys, tabs, carriage returns,
+//! scalars, quoted scalars over several lines, complex keys, tabs, carriage returns,
 //! duplicate keys, indentation it does not expect, values the resolver refuses, documents
 //! near the limits, and every error. [`crate::compose`] then reads the document with
 //! `yaml-rust2`, so every value it cannot carry and every error keep their exact reading
@@ -296,9 +296,106 @@ impl<'a> Reader<'a> {
                     return self.block_mapping(column);
                 }
                 self.count()?;
+                if let Scalar::Plain(first) = scalar {
+                    if let Some(folded) = self.plain_continuation(first, parent)? {
+                        return Scalar::Plain(&folded).value();
+                    }
+                }
                 let value = scalar.value()?;
                 self.end_of_line()?;
                 Ok(value)
+            }
+        }
+    }
+
+    /// The lines that continue the plain scalar `first` (a value in the collection at
+    /// column `parent`, `pos` just past its text), folded into it as YAML folds them: a
+    /// line break becomes a space, `k` blank lines become `k` line breaks. `None` when
+    /// no line continues it (`pos` is then unchanged). Lines that would start or hold
+    /// something else (an indicator, `: `, ` #`) are left to the full parser.
+    fn plain_continuation(&mut self, first: &str, parent: usize) -> Read<Option<String>> {
+        let start = (self.pos, self.line, self.line_start);
+        let mut at = self.pos;
+        while self.peek_at(at) == Some(b' ') {
+            at += 1;
+        }
+        if self.peek_at(at) != Some(b'\n') {
+            return Ok(None);
+        }
+        self.pos = at + 1;
+        self.new_line();
+        let mut folded: Option<String> = None;
+        loop {
+            let before_blanks = (self.pos, self.line, self.line_start);
+            let mut blanks = 0;
+            let spaces = loop {
+                let spaces = self.spaces_at(self.pos);
+                if self.peek_at(self.pos + spaces) != Some(b'\n') {
+                    break spaces;
+                }
+                blanks += 1;
+                self.pos += spaces + 1;
+                self.new_line();
+            };
+            let content = self.pos + spaces;
+            let continues = spaces > parent
+                && self
+                    .peek_at(content)
+                    .is_some_and(|b| !matches!(b, b'#' | b'\n'));
+            if !continues {
+                (self.pos, self.line, self.line_start) = before_blanks;
+                break;
+            }
+            let line_end = self.bytes[content..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(self.bytes.len(), |len| content + len);
+            let text = self.text[content..line_end].trim_end_matches(' ');
+            let bytes = text.as_bytes();
+            let plain_start = !matches!(
+                bytes[0],
+                b'-' | b'?'
+                    | b':'
+                    | b','
+                    | b'['
+                    | b']'
+                    | b'{'
+                    | b'}'
+                    | b'&'
+                    | b'*'
+                    | b'!'
+                    | b'|'
+                    | b'>'
+                    | b'\''
+                    | b'"'
+                    | b'%'
+                    | b'@'
+                    | b'`'
+            );
+            if !plain_start || text.contains(": ") || text.ends_with(':') || text.contains(" #") {
+                return Err(Unhandled);
+            }
+            let out = folded.get_or_insert_with(|| first.to_owned());
+            if blanks == 0 {
+                out.push(' ');
+            } else {
+                out.extend(std::iter::repeat_n('\n', blanks));
+            }
+            out.push_str(text);
+            self.pos = line_end;
+            if self.peek() == Some(b'\n') {
+                self.pos += 1;
+                self.new_line();
+            }
+        }
+        match folded {
+            Some(text) => {
+                self.next_content_line()?;
+                Ok(Some(text))
+            }
+            None => {
+                (self.pos, self.line, self.line_start) = start;
+                Ok(None)
             }
         }
     }

@@ -367,6 +367,29 @@ fn generated_edge_cases_read_the_same() {
         "\n  |\n   a\n",
         "\n - a\n -  b\n",
         " a: b: c",
+        " a\n  b",
+        " a\n  b\n\n  c",
+        " a\n  b\n\n\n  c\n",
+        " a\n  - b",
+        " a\n  b: c",
+        " a\n  b # c",
+        " a\n  # c\n  b",
+        " a # c\n  b",
+        " 1\n  2",
+        " yes\n  no",
+        " a\n   b\n  c",
+        " a  \n  b  ",
+        " a\n  'b'",
+        " a\n  b'c",
+        " a\n  b\n x",
+        " a\n  b:c",
+        " a\n  #b",
+        " a\n  b#c",
+        " a\n  ?",
+        " a\n  -",
+        " a\n  ---",
+        " a\n  ...",
+        " a\n  b\n  \n  c",
         " 5°C",
         " ä ö",
         " 'ä'",
@@ -478,6 +501,15 @@ fn generated_layouts_read_the_same() {
         "a: [\"x\", 'y', 'it''s']\n",
         "a:\n  -\n    b: 1\n",
         "a:\n-\n  b: 1\n- c\n",
+        "description: APIVersion defines the versioned schema of this representation\n  of an object. Servers should convert\n  recognized schemas.\nkind: x\n",
+        "- a\n  b\n- c\n d\n",
+        "a:\n- b\n  c\n- d\n",
+        "a: b\n\n  c\nd: e\n",
+        "a: b\n  c\n\n\nd: e\n",
+        "a: b\n  c\n  # x\nd: e\n",
+        "a: b\n  c\n  # x\n  d\n",
+        "- k: a\n   b\n  l: c\n",
+        "- k: a\n  b\n",
     ];
     let mut tally = Tally::default();
     for doc in docs {
@@ -586,4 +618,27 @@ fn a_file_named_in_the_environment_reads_the_same() {
         "{} of {} chunks read by the block reader",
         tally.read_by_block_reader, tally.at_default_limits
     );
+}
+
+/// What the block reader is for: these layouts must not fall back to the full parser
+/// (they are still compared with it).
+#[test]
+fn the_block_subset_is_read_by_the_block_reader() {
+    let limits = Limits::default();
+    for doc in [
+        "a: 1\nb: yes\nc: '0755'\nd: \"x\\ty\"\ne: ~\nf:\n",
+        "# comment\nmetadata:\n  name: web # trailing\n  labels:\n    app: web\n",
+        "l:\n- a\n- b: 1\n  c: 2\n- - x\n  - y\n",
+        "l:\n  - a\n  -\n    b: 1\n",
+        "script: |\n  echo hi\n\n  exit 0\nstripped: |-\n  x\n",
+        "flow: [a, 'b', \"c\", 1, -x]\nmap: {app: web, 'tier': \"front\"}\nempty: []\nnone: {}\n",
+        "description: wrapped\n  over lines\n\n  and a paragraph\nnext: 1\n",
+        "  indented: root\n  sibling: 2\n",
+        "unicode: 日本語 ✓\nquoted: 'it''s'\n",
+    ] {
+        let read = read_block_document(doc, &limits);
+        let full = outcome(compose_with_full_parser(doc, &limits));
+        assert!(read.is_some(), "{doc:?} fell back to the full parser");
+        assert_eq!(outcome(Ok(read.unwrap())), full, "{doc:?}");
+    }
 }
