@@ -28,12 +28,9 @@ pub fn split_documents(stream: &str) -> Result<Vec<Chunk<'_>>, SplitError> {
     // where a separator is found: most lines are not looked at one by one.
     let mut counted = 0;
     let mut counted_line = 1;
-    let mut separators = stream
-        .match_indices("\n---")
-        .map(|(at, _)| at + 1)
-        .peekable();
+    let separators = memchr::memmem::find_iter(bytes, b"\n---").map(|at| at + 1);
     let first = stream.starts_with("---").then_some(0);
-    for line_start in first.into_iter().chain(&mut separators) {
+    for line_start in first.into_iter().chain(separators) {
         counted_line += bytes[counted..line_start]
             .iter()
             .filter(|&&b| b == b'\n')
