@@ -1,6 +1,7 @@
 //! A fast reader for the block-structured YAML that manifests are written in: block
-//! mappings and sequences, plain scalars (folded over lines) and one-line quoted scalars, literal block scalars (`|`,
-//! `|-`), one-line flow collections of quoted scalars and simple words, comments and blank lines.
+//! mappings and sequences, plain scalars (folded over lines) and one-line quoted scalars,
+//! literal block scalars (`|`, `|-`), one-line flow collections of quoted scalars and
+//! simple words, comments and blank lines.
 //!
 //! It answers only for documents it reads completely and with certainty, and answers
 //! `None` for anything else: anchors, aliases, tags, merge keys, folded or keeping block
@@ -37,17 +38,18 @@ const MAX_KEY_BYTES: usize = 1000;
 
 /// The single document of `text` when it is written in the block subset, read exactly as
 /// [`crate::compose::compose_with`]'s full parser reads it; `None` otherwise. Text with a
-/// character go-yaml refuses is always `None` (the composer refuses it first).
+/// character go-yaml refuses, or a flow colon go-yaml reads its own way, is always `None`
+/// (the composer deals with those first).
 pub fn read_block_document(text: &str, limits: &Limits) -> Option<Vec<Composed>> {
     let scan = crate::prescan::prescan(text);
-    if scan.control_at.is_some() || !scan.block_bytes {
+    if scan.control_at.is_some() || scan.flow_colon || !scan.block_bytes {
         return None;
     }
     read_checked_block_document(text, limits)
 }
 
 /// [`read_block_document`] for text whose [`crate::prescan::Prescan`] found no refused
-/// character and only block bytes.
+/// character, no flow colon and only block bytes.
 pub(crate) fn read_checked_block_document(text: &str, limits: &Limits) -> Option<Vec<Composed>> {
     let mut reader = Reader {
         text,
