@@ -95,7 +95,26 @@ pub fn compose(text: &str) -> Result<Vec<Composed>, ComposeError> {
 
 /// Parses every document in `text` within `limits`.
 pub fn compose_with(text: &str, limits: &Limits) -> Result<Vec<Composed>, ComposeError> {
-    if let Some(at) = control_character_at(text) {
+    compose_checked(text, limits, true)
+}
+
+/// [`compose_with`] without the block-subset reader of [`crate::block`]: every document
+/// goes through yaml-rust2. For the differential test that holds the two readers equal.
+#[doc(hidden)]
+pub fn compose_with_full_parser(
+    text: &str,
+    limits: &Limits,
+) -> Result<Vec<Composed>, ComposeError> {
+    compose_checked(text, limits, false)
+}
+
+fn compose_checked(
+    text: &str,
+    limits: &Limits,
+    block_reader: bool,
+) -> Result<Vec<Composed>, ComposeError> {
+    let scan = crate::prescan::prescan(text);
+    if let Some(at) = scan.control_at {
         return Err(ComposeError {
             message: CONTROL_CHARACTERS.to_owned(),
             line: text.as_bytes()[..at]
@@ -107,7 +126,14 @@ pub fn compose_with(text: &str, limits: &Limits) -> Result<Vec<Composed>, Compos
     }
     // yaml-rust2 follows YAML 1.2 where go-yaml v2 is laxer; text that may need go-yaml's
     // reading is first rewritten into text that means the same to both (see `go_yaml_text`).
-    if !may_have_flow_colon(text) {
+    if !scan.flow_colon {
+        // Manifests in the block subset are read without yaml-rust2; anything else,
+        // errors included, is read by it as before.
+        if block_reader && scan.block_bytes {
+            if let Some(documents) = crate::block::read_checked_block_document(text, limits) {
+                return Ok(documents);
+            }
+        }
         match compose_text(text, limits) {
             Err(e) if go_yaml_may_read(&e) => {}
             result => return result,
@@ -472,14 +498,6 @@ const GO_YAML_SCAN_BUDGET: usize = 64 << 20;
 /// Whether yaml-rust2's error may be one `go_yaml_text` removes.
 fn go_yaml_may_read(e: &ComposeError) -> bool {
     [QUOTED_INDENT, QUOTED_TAB, INDENT, FLOW_INDENT, FLOW_TAB].contains(&e.message.as_str())
-}
-
-/// Whether `text` has a `:` followed by a flow indicator after something other than a
-/// double quote (the common JSON `"key":{` needs no rewrite).
-fn may_have_flow_colon(text: &str) -> bool {
-    text.as_bytes()
-        .windows(3)
-        .any(|w| w[1] == b':' && matches!(w[2], b',' | b'[' | b']' | b'{' | b'}') && w[0] != b'"')
 }
 
 /// `text` rewritten where go-yaml v2 and yaml-rust2 would read it differently, so that

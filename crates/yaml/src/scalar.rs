@@ -202,6 +202,26 @@ fn ambiguous_patterns() -> &'static RegexSet {
     })
 }
 
+/// Characters that start something other than a plain scalar (as bytes: a `str` search
+/// for one character costs more than the rest of the question).
+const INDICATORS: [bool; 128] = ascii_set(b"-?:,[]{}#&*!|>'\"%@`");
+/// The letters that start a YAML 1.1 boolean or null.
+const AMBIGUOUS_LETTERS: [bool; 128] = ascii_set(b"yYnNtTfFoO");
+
+const fn ascii_set(members: &[u8]) -> [bool; 128] {
+    let mut set = [false; 128];
+    let mut i = 0;
+    while i < members.len() {
+        set[members[i] as usize] = true;
+        i += 1;
+    }
+    set
+}
+
+fn in_ascii_set(set: &[bool; 128], c: char) -> bool {
+    set.get(c as usize).copied().unwrap_or(false)
+}
+
 /// True when `s` cannot be written as a plain scalar without changing its meaning for some
 /// reader, or without breaking YAML syntax.
 pub fn needs_quotes(s: &str) -> bool {
@@ -216,7 +236,8 @@ pub fn needs_quotes(s: &str) -> bool {
         && s.chars()
             .nth(1)
             .is_some_and(|c| c == '-' || c.is_alphabetic());
-    if "-?:,[]{}#&*!|>'\"%@`".contains(first) && !dash_word {
+    let indicator = in_ascii_set(&INDICATORS, first);
+    if indicator && !dash_word {
         return true;
     }
     if first.is_whitespace() || last.is_whitespace() || last == ':' {
@@ -252,7 +273,7 @@ pub fn needs_quotes(s: &str) -> bool {
     }
     // Every ambiguous pattern starts with one of these characters; a string starting with
     // any other letter cannot match them.
-    let may_be_ambiguous = !first.is_alphabetic() || "yYnNtTfFoO".contains(first);
+    let may_be_ambiguous = !first.is_alphabetic() || in_ascii_set(&AMBIGUOUS_LETTERS, first);
     may_be_ambiguous && ambiguous_patterns().is_match(s)
 }
 

@@ -20,25 +20,36 @@ pub struct SplitError {
 }
 
 pub fn split_documents(stream: &str) -> Result<Vec<Chunk<'_>>, SplitError> {
+    let bytes = stream.as_bytes();
     let mut chunks = Vec::new();
     let mut start = 0;
     let mut start_line = 1;
-    let mut offset = 0;
-    for (index, line) in stream.split_inclusive('\n').enumerate() {
-        if let Some(rest) = line.strip_prefix("---") {
-            let trimmed = rest.trim();
-            if !trimmed.is_empty() && !trimmed.starts_with('#') {
-                return Err(SplitError {
-                    message: format!("invalid YAML document separator: {trimmed}"),
-                    line: index + 1,
-                    document: chunks.len() + usize::from(has_content(&stream[start..offset])),
-                });
-            }
-            push_chunk(&mut chunks, &stream[start..offset], start_line);
-            start = offset + line.len();
-            start_line = index + 2;
+    // Line numbers are counted lazily, from `counted` (at line `counted_line`) on, only
+    // where a separator is found: most lines are not looked at one by one.
+    let mut counted = 0;
+    let mut counted_line = 1;
+    let separators = memchr::memmem::find_iter(bytes, b"\n---").map(|at| at + 1);
+    let first = stream.starts_with("---").then_some(0);
+    for line_start in first.into_iter().chain(separators) {
+        counted_line += bytes[counted..line_start]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+        counted = line_start;
+        let line_end = stream[line_start..]
+            .find('\n')
+            .map_or(stream.len(), |at| line_start + at + 1);
+        let trimmed = stream[line_start + 3..line_end].trim();
+        if !trimmed.is_empty() && !trimmed.starts_with('#') {
+            return Err(SplitError {
+                message: format!("invalid YAML document separator: {trimmed}"),
+                line: counted_line,
+                document: chunks.len() + usize::from(has_content(&stream[start..line_start])),
+            });
         }
-        offset += line.len();
+        push_chunk(&mut chunks, &stream[start..line_start], start_line);
+        start = line_end;
+        start_line = counted_line + 1;
     }
     push_chunk(&mut chunks, &stream[start..], start_line);
     Ok(chunks)
@@ -71,6 +82,74 @@ mod tests {
             texts,
             vec![("a: 1\n", 1), ("b: |\n  ---\n", 3), ("c: 3", 8)]
         );
+    }
+
+    #[test]
+    fn separators_at_the_start_the_end_and_back_to_back() {
+        for (stream, expected) in [
+            ("---\na: 1\n", vec![("a: 1\n", 2)]),
+            ("---", vec![]),
+            ("a: 1\n---", vec![("a: 1\n", 1)]),
+            ("a: 1\n---\n---\nb: 2", vec![("a: 1\n", 1), ("b: 2", 4)]),
+            ("a: |\n  ---\n ---\n", vec![("a: |\n  ---\n ---\n", 1)]),
+            (
+                "a: 1\r\n---\r\nb: 2\r\n",
+                vec![("a: 1\r\n", 1), ("b: 2\r\n", 3)],
+            ),
+        ] {
+            let chunks = split_documents(stream).unwrap();
+            let texts: Vec<_> = chunks.iter().map(|c| (c.text, c.first_line)).collect();
+            assert_eq!(texts, expected, "{stream:?}");
+        }
+        let e = split_documents("a: 1\n\n\n---x\n").unwrap_err();
+        assert_eq!(
+            (e.line, e.document, e.message.as_str()),
+            (4, 1, "invalid YAML document separator: x")
+        );
+    }
+
+    /// The line-by-line reading this module did before it searched for separators.
+    fn line_by_line(stream: &str) -> Result<Vec<Chunk<'_>>, SplitError> {
+        let mut chunks = Vec::new();
+        let mut start = 0;
+        let mut start_line = 1;
+        let mut offset = 0;
+        for (index, line) in stream.split_inclusive('\n').enumerate() {
+            if let Some(rest) = line.strip_prefix("---") {
+                let trimmed = rest.trim();
+                if !trimmed.is_empty() && !trimmed.starts_with('#') {
+                    return Err(SplitError {
+                        message: format!("invalid YAML document separator: {trimmed}"),
+                        line: index + 1,
+                        document: chunks.len() + usize::from(has_content(&stream[start..offset])),
+                    });
+                }
+                push_chunk(&mut chunks, &stream[start..offset], start_line);
+                start = offset + line.len();
+                start_line = index + 2;
+            }
+            offset += line.len();
+        }
+        push_chunk(&mut chunks, &stream[start..], start_line);
+        Ok(chunks)
+    }
+
+    #[test]
+    fn agrees_with_the_line_by_line_reading() {
+        let pieces = [
+            "---", "-", "a", " ", "\n", "\r\n", "#", "\u{1}", "é", "\u{2028}",
+        ];
+        let mut streams = vec![String::new()];
+        for _ in 0..5 {
+            let longer: Vec<String> = streams
+                .iter()
+                .flat_map(|t| pieces.iter().map(move |p| format!("{t}{p}")))
+                .collect();
+            streams.extend(longer);
+        }
+        for stream in &streams {
+            assert_eq!(split_documents(stream), line_by_line(stream), "{stream:?}");
+        }
     }
 
     #[test]
