@@ -48,13 +48,14 @@ use crate::dispatch::{plan, Step};
 use crate::matching::{Equivalents, Matched};
 use crate::mutating::json_patch;
 use crate::mutating::policy::{MutatingPolicy, Mutation, PatchType, ReinvocationPolicy};
+use crate::mutating::touched;
 use crate::params::ParamSource;
 use crate::request::{AdmissionRequest, RequestValues};
 use crate::validating::VALIDATION_BUDGET;
 use kadmit_jsonpatch::diff::changed_paths;
 use kadmit_schema::cel::expression::{EvalError, Invocation};
 use kadmit_schema::kinds::KindSchemas;
-use kadmit_schema::merge::apply_configuration;
+use kadmit_schema::merge::{apply_configuration, apply_configuration_in_place};
 use serde_json::Value;
 
 /// What a dispatch needs besides the policies, bindings and the object.
@@ -234,6 +235,16 @@ pub fn reinvoke(
     dispatch(policies, bindings, context, object, Some(state))
 }
 
+/// What an applied mutation kept of the object it changed, to find the invocation's
+/// changes with.
+enum Before {
+    /// The whole object it replaced.
+    Whole(Value),
+    /// An ApplyConfiguration merged in place: the object's parts it could change
+    /// ([`touched::project`]) and the patch.
+    Merged { parts: Value, patch: Value },
+}
+
 /// `PolicyError.Error()`: `policy 'P' with binding 'B' denied request: …` or
 /// `policy "P" denied request: …`.
 fn denied(policy: &str, binding: Option<&str>, detail: &str) -> String {
@@ -342,7 +353,7 @@ fn dispatch(
                 continue;
             }
             // The object before the invocation: the one its first applied mutation replaced.
-            let mut before: Option<Value> = None;
+            let mut before: Option<Before> = None;
             for mutation in &policy.mutations {
                 if object.is_null() {
                     // No object to patch (DELETE).
@@ -353,7 +364,9 @@ fn dispatch(
                 match applied {
                     Ok(previous) => {
                         dirty = true;
-                        before.get_or_insert(previous);
+                        if let Some(previous) = previous {
+                            before.get_or_insert(previous);
+                        }
                     }
                     Err(e) if e.status.is_some() => {
                         internal = Some(MutatingError {
@@ -369,9 +382,18 @@ fn dispatch(
                     Err(e) => fail(e, &mut errors),
                 }
             }
-            if let Some(before) = before.filter(|before| before != object) {
-                let mut paths = Vec::new();
-                changed_paths(&mut String::new(), &before, object, &mut paths);
+            let mut paths = Vec::new();
+            match &before {
+                None => {}
+                Some(Before::Whole(before)) => {
+                    changed_paths(&mut String::new(), before, object, &mut paths)
+                }
+                Some(Before::Merged { parts, patch }) => {
+                    touched::changed_paths(&mut String::new(), parts, object, patch, &mut paths)
+                }
+            }
+            // Paths are found exactly where the object changed.
+            if !paths.is_empty() {
                 changes.push(Change {
                     policy: core.name.clone(),
                     binding: binding.name.clone(),
@@ -389,7 +411,9 @@ fn dispatch(
         state.require_reinvoking_previously_invoked();
         state.requested = true;
     }
-    state.last_output = Some(object.clone());
+    // Only a round with an `IfNeeded` invocation behind it compares the object with the
+    // one this pass left (`wanted`, and the start of `reinvoke`): without one, no copy.
+    state.last_output = (!state.previously_invoked.is_empty()).then(|| object.clone());
     let mut all: Vec<MutatingError> = internal.into_iter().collect();
     all.extend(config_errors);
     all.extend(errors);
@@ -452,7 +476,14 @@ fn matches(
 }
 
 /// One mutation on `object` (`dispatchOne`): the kind's schema, the expression with a
-/// fresh budget, the patch, the defaulter. Applied, it gives the object it replaced.
+/// fresh budget, the patch, the defaulter. Applied, it gives what it kept of the object
+/// before it, or `None` when it left the object as it was without copying it (a JSON
+/// Patch of no operation, or whose `test` failed): the invocation's changes are found by
+/// comparing with the first object changed, so an unchanged one need not be kept.
+///
+/// The only mutation of its policy, with no defaulter, an ApplyConfiguration merges in
+/// place and keeps only the parts of the object it could change (`touched`): nothing
+/// else changes the object before the invocation's changes are recorded.
 fn apply_mutation(
     policy: &MutatingPolicy,
     mutation: &Mutation,
@@ -461,7 +492,7 @@ fn apply_mutation(
     matched: &Matched,
     params: Option<&Value>,
     object: &mut Value,
-) -> Result<Value, InvocationError> {
+) -> Result<Option<Before>, InvocationError> {
     let core = &policy.core;
     let kind = &context.request.attributes.kind;
     let Some(schema) = context
@@ -485,34 +516,49 @@ fn apply_mutation(
     // ApplyConfiguration of literals does not); bound, it is read lazily.
     let used =
         program.references("object") || core.variables.iter().any(|(_, v)| v.references("object"));
-    // The activation borrows the object: it ends with the patched object computed.
-    let patched = {
+    // The activation borrows the object: it ends with the patch computed.
+    let patch = {
         let activation = values.activation_on(used.then_some(&*object), matched, params, true);
         let mut invocation = Invocation::new(&activation, &core.variables, VALIDATION_BUDGET);
         match mutation.patch_type {
-            PatchType::ApplyConfiguration => {
-                let patch = invocation
+            PatchType::ApplyConfiguration => Patch::Merge(
+                invocation
                     .evaluate_apply_configuration(program)
-                    .map_err(|e| eval_error(e, core))?;
-                apply_configuration(object, &patch, schema)
-                    .map_err(|e| InvocationError::policy(format!("error applying patch: {e}")))?
-            }
-            PatchType::JsonPatch => {
-                let ops = invocation
+                    .map_err(|e| eval_error(e, core))?,
+            ),
+            PatchType::JsonPatch => Patch::Json(
+                invocation
                     .evaluate_json_patch(program)
-                    .map_err(|e| eval_error(e, core))?;
-                // A failed `test`: the object as it was.
-                json_patch::apply(object, &ops)
-                    .map_err(InvocationError::policy)?
-                    .unwrap_or_else(|| object.clone())
-            }
+                    .map_err(|e| eval_error(e, core))?,
+            ),
         }
     };
-    let previous = std::mem::replace(object, patched);
+    let failed = |e| InvocationError::policy(format!("error applying patch: {e}"));
+    let patched = match patch {
+        Patch::Merge(patch) if policy.mutations.len() == 1 && context.defaulter.is_none() => {
+            let parts = touched::project(object, &patch);
+            apply_configuration_in_place(object, &patch, schema).map_err(failed)?;
+            return Ok(Some(Before::Merged { parts, patch }));
+        }
+        Patch::Merge(patch) => Some(apply_configuration(object, &patch, schema).map_err(failed)?),
+        // No operation: the object as it was, uncopied.
+        Patch::Json(ops) if ops.is_empty() => None,
+        // `None` when a `test` failed: the object as it was.
+        Patch::Json(ops) => json_patch::apply(object, &ops).map_err(InvocationError::policy)?,
+    };
+    let previous = patched.map(|patched| Before::Whole(std::mem::replace(object, patched)));
     if let Some(default) = context.defaulter {
         default(object);
     }
     Ok(previous)
+}
+
+/// A mutation's evaluated patch.
+enum Patch {
+    /// An ApplyConfiguration's object.
+    Merge(Value),
+    /// A JSONPatch's operations.
+    Json(Vec<Value>),
 }
 
 #[cfg(test)]

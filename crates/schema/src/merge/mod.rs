@@ -84,6 +84,18 @@ pub fn apply_configuration(
     patch: &Value,
     schema: &Schema,
 ) -> Result<Value, MergeError> {
+    let mut merged = live.clone();
+    apply_configuration_in_place(&mut merged, patch, schema)?;
+    Ok(merged)
+}
+
+/// [`apply_configuration`] into `live` itself, for a caller that needs no copy of the
+/// object as it was: every check comes first, so on an error `live` is left as it was.
+pub fn apply_configuration_in_place(
+    live: &mut Value,
+    patch: &Value,
+    schema: &Schema,
+) -> Result<(), MergeError> {
     let root = Type::Resource(schema);
     convert::check(patch, root, false).map_err(MergeError::Patch)?;
     let atomics = atomics::find(patch, root);
@@ -91,7 +103,6 @@ pub fn apply_configuration(
         return Err(MergeError::Atomic(atomics));
     }
     convert::check(live, root, true).map_err(MergeError::Live)?;
-    let mut merged = live.clone();
-    apply::merge_into(&mut merged, patch, root);
-    Ok(merged)
+    apply::merge_into(live, patch, root);
+    Ok(())
 }
