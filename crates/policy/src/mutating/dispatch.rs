@@ -55,7 +55,9 @@ use crate::validating::VALIDATION_BUDGET;
 use kadmit_jsonpatch::diff::changed_paths;
 use kadmit_schema::cel::expression::{EvalError, Invocation};
 use kadmit_schema::kinds::KindSchemas;
-use kadmit_schema::merge::{apply_configuration, apply_configuration_in_place};
+use kadmit_schema::merge::{
+    apply_configuration, apply_configuration_in_place, apply_configuration_to_converted,
+};
 use serde_json::Value;
 
 /// What a dispatch needs besides the policies, bindings and the object.
@@ -306,6 +308,9 @@ fn dispatch(
     // `VersionedAttributes.Dirty`: a mutation was applied in this pass.
     let mut dirty = false;
     let mut internal = None;
+    // Whether the object is known to convert to the kind's typed object (an
+    // ApplyConfiguration merge checked it, and only such merges changed it since).
+    let mut converted = false;
     'steps: for step in steps {
         let (policy, binding, matched, params) = match step {
             Step::ConfigError {
@@ -359,8 +364,13 @@ fn dispatch(
                     // No object to patch (DELETE).
                     continue;
                 }
+                let bound = Bound {
+                    values: &values,
+                    matched: &matched,
+                    params: param,
+                };
                 let applied =
-                    apply_mutation(policy, mutation, context, &values, &matched, param, object);
+                    apply_mutation(policy, mutation, context, &bound, object, &mut converted);
                 match applied {
                     Ok(previous) => {
                         dirty = true;
@@ -488,11 +498,15 @@ fn apply_mutation(
     policy: &MutatingPolicy,
     mutation: &Mutation,
     context: &MutationContext,
-    values: &RequestValues,
-    matched: &Matched,
-    params: Option<&Value>,
+    bound: &Bound,
     object: &mut Value,
+    converted: &mut bool,
 ) -> Result<Option<Before>, InvocationError> {
+    let Bound {
+        values,
+        matched,
+        params,
+    } = *bound;
     let core = &policy.core;
     let kind = &context.request.attributes.kind;
     let Some(schema) = context
@@ -537,7 +551,12 @@ fn apply_mutation(
     let patched = match patch {
         Patch::Merge(patch) if policy.mutations.len() == 1 && context.defaulter.is_none() => {
             let parts = touched::project(object, &patch);
-            apply_configuration_in_place(object, &patch, schema).map_err(failed)?;
+            let merge = match converted {
+                true => apply_configuration_to_converted,
+                false => apply_configuration_in_place,
+            };
+            merge(object, &patch, schema).map_err(failed)?;
+            *converted = true;
             return Ok(Some(Before::Merged { parts, patch }));
         }
         Patch::Merge(patch) => Some(apply_configuration(object, &patch, schema).map_err(failed)?),
@@ -547,10 +566,22 @@ fn apply_mutation(
         Patch::Json(ops) => json_patch::apply(object, &ops).map_err(InvocationError::policy)?,
     };
     let previous = patched.map(|patched| Before::Whole(std::mem::replace(object, patched)));
+    if previous.is_some() || context.defaulter.is_some() {
+        // Changed otherwise than by a single merge: to be checked again.
+        *converted = false;
+    }
     if let Some(default) = context.defaulter {
         default(object);
     }
     Ok(previous)
+}
+
+/// What an invocation's expressions are evaluated with.
+#[derive(Clone, Copy)]
+struct Bound<'a, 'r> {
+    values: &'a RequestValues<'r>,
+    matched: &'a Matched,
+    params: Option<&'a Value>,
 }
 
 /// A mutation's evaluated patch.
@@ -723,6 +754,45 @@ mod tests {
         // Another mutator changes the object: the round wants `a` again.
         object["data"]["foo"] = json!("9");
         assert!(first.reinvocation.wanted(&object));
+    }
+
+    #[test]
+    fn a_json_patch_has_the_live_object_converted_again() {
+        // `a` merges (the object is checked); `b` adds a field ConfigMap does not
+        // declare; `c` must find the live object no longer converts, `d` too.
+        let undeclared = json!([{"patchType": "JSONPatch", "jsonPatch": {"expression":
+            "[JSONPatch{op: 'add', path: '/spec', value: {'x': 'y'}}]"}}]);
+        let policies = [
+            policy("a", "Never", increment()),
+            policy("b", "Never", undeclared),
+            policy("c", "Never", increment()),
+            policy("d", "Never", increment()),
+        ];
+        let bindings = [binding("a"), binding("b"), binding("c"), binding("d")];
+        let mut object = configmap("0");
+        let (first, _) = run(&policies, &bindings, &mut object);
+        let failed: Vec<&str> = first.errors.iter().map(|e| e.policy.as_str()).collect();
+        assert_eq!(failed, ["c", "d"]);
+        assert!(
+            first.errors[0].detail.starts_with(
+                "error applying patch: failed to convert original object to typed object: .spec"
+            ),
+            "{}",
+            first.errors[0].detail
+        );
+        assert_eq!(foo(&object), "1");
+        let changed: Vec<(&str, &[String])> = first
+            .changes
+            .iter()
+            .map(|c| (c.policy.as_str(), c.paths.as_slice()))
+            .collect();
+        assert_eq!(
+            changed,
+            [
+                ("a", &["/data/foo".to_owned()][..]),
+                ("b", &["/spec".to_owned()][..])
+            ]
+        );
     }
 
     #[test]
