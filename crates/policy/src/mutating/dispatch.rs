@@ -242,9 +242,10 @@ pub fn reinvoke(
 enum Before {
     /// The whole object it replaced.
     Whole(Value),
-    /// An ApplyConfiguration merged in place: the object's parts it could change
-    /// ([`touched::project`]) and the patch.
-    Merged { parts: Value, patch: Value },
+    /// A mutation done in place: the object's parts it could change
+    /// ([`touched::project`]) and their shape (an ApplyConfiguration's patch, a JSON
+    /// Patch's [`touched::json_patch_shape`]).
+    Parts { parts: Value, shape: Value },
 }
 
 /// `PolicyError.Error()`: `policy 'P' with binding 'B' denied request: …` or
@@ -398,8 +399,8 @@ fn dispatch(
                 Some(Before::Whole(before)) => {
                     changed_paths(&mut String::new(), before, object, &mut paths)
                 }
-                Some(Before::Merged { parts, patch }) => {
-                    touched::changed_paths(&mut String::new(), parts, object, patch, &mut paths)
+                Some(Before::Parts { parts, shape }) => {
+                    touched::changed_paths(&mut String::new(), parts, object, shape, &mut paths)
                 }
             }
             // Paths are found exactly where the object changed.
@@ -492,8 +493,9 @@ fn matches(
 /// comparing with the first object changed, so an unchanged one need not be kept.
 ///
 /// The only mutation of its policy, with no defaulter, an ApplyConfiguration merges in
-/// place and keeps only the parts of the object it could change (`touched`): nothing
-/// else changes the object before the invocation's changes are recorded.
+/// place and a JSON Patch of `add`/`replace`/`test` applies to the parts of the object it
+/// names, and each keeps only those parts (`touched`): nothing else changes the object
+/// before the invocation's changes are recorded.
 fn apply_mutation(
     policy: &MutatingPolicy,
     mutation: &Mutation,
@@ -548,8 +550,9 @@ fn apply_mutation(
         }
     };
     let failed = |e| InvocationError::policy(format!("error applying patch: {e}"));
+    let in_place = policy.mutations.len() == 1 && context.defaulter.is_none();
     let patched = match patch {
-        Patch::Merge(patch) if policy.mutations.len() == 1 && context.defaulter.is_none() => {
+        Patch::Merge(patch) if in_place => {
             let parts = touched::project(object, &patch);
             let merge = match converted {
                 true => apply_configuration_to_converted,
@@ -557,13 +560,31 @@ fn apply_mutation(
             };
             merge(object, &patch, schema).map_err(failed)?;
             *converted = true;
-            return Ok(Some(Before::Merged { parts, patch }));
+            return Ok(Some(Before::Parts {
+                parts,
+                shape: patch,
+            }));
         }
         Patch::Merge(patch) => Some(apply_configuration(object, &patch, schema).map_err(failed)?),
         // No operation: the object as it was, uncopied.
         Patch::Json(ops) if ops.is_empty() => None,
-        // `None` when a `test` failed: the object as it was.
-        Patch::Json(ops) => json_patch::apply(object, &ops).map_err(InvocationError::policy)?,
+        Patch::Json(ops) => match touched::json_patch_shape(&ops).filter(|_| in_place) {
+            Some(shape) => {
+                // The operations read and write only the parts: patched there, put back.
+                let parts = touched::project(object, &shape);
+                let Some(patched) =
+                    json_patch::apply(&parts, &ops).map_err(InvocationError::policy)?
+                else {
+                    // A failed `test`: the object as it was.
+                    return Ok(None);
+                };
+                touched::restore(object, patched, &shape);
+                *converted = false;
+                return Ok(Some(Before::Parts { parts, shape }));
+            }
+            // `None` when a `test` failed: the object as it was.
+            None => json_patch::apply(object, &ops).map_err(InvocationError::policy)?,
+        },
     };
     let previous = patched.map(|patched| Before::Whole(std::mem::replace(object, patched)));
     if previous.is_some() || context.defaulter.is_some() {

@@ -1,13 +1,16 @@
-//! The change record of an ApplyConfiguration merged in place, without a copy of the whole
-//! object: a merge changes only the fields its patch names (`kadmit_schema::merge`: map
-//! fields merge key by key, anything else is replaced, nothing is removed), so the object
-//! before it is kept as [`project`]ed on the patch, and [`changed_paths`] compares only
-//! there. The paths are those `kadmit_jsonpatch::diff::changed_paths` gives for the whole
-//! objects, in the same order.
+//! The change record of a mutation done in place, without a copy of the whole object.
+//! An ApplyConfiguration merge changes only the fields its patch names
+//! (`kadmit_schema::merge`: map fields merge key by key, anything else is replaced,
+//! nothing is removed); a JSON Patch of `add`, `replace` and `test` operations only the
+//! members its paths name ([`json_patch_shape`]). So the object before it is kept as
+//! [`project`]ed on that shape, and [`changed_paths`] compares only there. The paths are
+//! those `kadmit_jsonpatch::diff::changed_paths` gives for the whole objects, in the same
+//! order. A JSON Patch is applied to the projection, which holds everything its
+//! operations read, and the result put back ([`restore`]).
 
 use kadmit_jsonpatch::diff;
-use kadmit_jsonpatch::pointer::push_token;
-use serde_json::Value;
+use kadmit_jsonpatch::pointer::{self, push_token};
+use serde_json::{Map, Value};
 
 /// The parts of `object` that merging `patch` can change: where both are maps, the
 /// object's fields the patch names (in the object's order), each projected on the patch's
@@ -60,6 +63,56 @@ pub fn changed_paths(
         push_token(at, key);
         out.push(at.clone());
         at.truncate(len);
+    }
+}
+
+/// The shape of what `ops` can change or read, for [`project`]: a map per level of their
+/// paths, a leaf (null) where a path ends (its whole value is replaced or compared),
+/// covering anything under it. `None` when an operation is not one of `add`, `replace`,
+/// `test` with a path of tokens (`remove`, `move` and `copy` take members out of maps,
+/// which the shape would not restore in place), or for no operation.
+pub fn json_patch_shape(ops: &[Value]) -> Option<Value> {
+    let mut shape = Value::Object(Map::new());
+    for op in ops {
+        if !matches!(op.get("op")?.as_str()?, "add" | "replace" | "test") {
+            return None;
+        }
+        let tokens = pointer::tokens(op.get("path")?.as_str()?).ok()?;
+        let mut at = &mut shape;
+        for token in tokens {
+            let Value::Object(level) = at else {
+                // Under a leaf: covered already.
+                break;
+            };
+            at = level
+                .entry(token.into_owned())
+                .or_insert_with(|| Value::Object(Map::new()));
+        }
+        *at = Value::Null;
+    }
+    (!ops.is_empty()).then_some(shape)
+}
+
+/// Puts `parts`, the [`project`]ion of `object` on `shape` after a patch changed it, back
+/// into `object`: members it had keep their place, new ones follow in `parts`' order (as
+/// the patch appended them).
+pub fn restore(object: &mut Value, parts: Value, shape: &Value) {
+    let (Value::Object(fields), Value::Object(shape)) = (&mut *object, shape) else {
+        *object = parts;
+        return;
+    };
+    let Value::Object(parts) = parts else {
+        *object = parts;
+        return;
+    };
+    for (key, part) in parts {
+        match (fields.get_mut(&key), shape.get(&key)) {
+            (Some(field), Some(within)) => restore(field, part, within),
+            (Some(field), None) => *field = part,
+            (None, _) => {
+                fields.insert(key, part);
+            }
+        }
     }
 }
 
@@ -125,5 +178,51 @@ mod tests {
         }
         let (whole, _) = both(&before, &before, &json!({}));
         assert!(whole.is_empty());
+    }
+
+    #[test]
+    fn a_json_patch_in_place_gives_the_whole_object_and_paths() {
+        use crate::mutating::json_patch;
+        let object = json!({"metadata": {"name": "a", "annotations": {"x": "1"}},
+            "spec": {"template": {"spec": {"containers": [{"image": "docker.io/a"}, {"image": "b"}]}}}});
+        let cases = [
+            json!([{"op": "add", "path": "/metadata/annotations/y~1z", "value": "2"}]),
+            json!([{"op": "add", "path": "/metadata/annotations", "value": {}},
+                   {"op": "add", "path": "/metadata/annotations/o", "value": "p"}]),
+            json!([{"op": "replace", "path": "/spec/template/spec/containers/0/image", "value": "m/a"},
+                   {"op": "add", "path": "/status", "value": {"n": 1}},
+                   {"op": "add", "path": "/metadata/labels", "value": {"l": "v"}}]),
+            json!([{"op": "test", "path": "/metadata/name", "value": "a"},
+                   {"op": "replace", "path": "/metadata/name", "value": "b"}]),
+            json!([{"op": "add", "path": "/spec/template/spec/containers/-", "value": {"image": "c"}}]),
+        ];
+        for ops in cases {
+            let ops = ops.as_array().unwrap().clone();
+            let whole = json_patch::apply(&object, &ops).unwrap().unwrap();
+            let shape = json_patch_shape(&ops).unwrap();
+            let parts = project(&object, &shape);
+            let patched = json_patch::apply(&parts, &ops).unwrap().unwrap();
+            let mut in_place = object.clone();
+            restore(&mut in_place, patched, &shape);
+            assert_eq!(
+                serde_json::to_string(&in_place).unwrap(),
+                serde_json::to_string(&whole).unwrap(),
+                "{ops:?}"
+            );
+            let mut expected = Vec::new();
+            diff::changed_paths(&mut String::new(), &object, &whole, &mut expected);
+            let mut paths = Vec::new();
+            changed_paths(&mut String::new(), &parts, &in_place, &shape, &mut paths);
+            assert_eq!(paths, expected, "{ops:?}");
+        }
+        // Operations that take members out, and paths that are no pointer: none.
+        for ops in [
+            json!([{"op": "remove", "path": "/metadata/name"}]),
+            json!([{"op": "move", "from": "/a", "path": "/b"}]),
+            json!([{"op": "add", "path": "", "value": {}}]),
+            json!([]),
+        ] {
+            assert_eq!(json_patch_shape(ops.as_array().unwrap()), None, "{ops}");
+        }
     }
 }
