@@ -137,7 +137,11 @@ impl KindTable {
     }
 
     pub fn scope_of(&self, group: &str, kind: &str) -> Scope {
-        if let Some(custom) = self.custom.get(&(group.to_owned(), kind.to_owned())) {
+        // Asked several times per resource: without CRDs, no key is built to look up.
+        let custom = (!self.custom.is_empty())
+            .then(|| self.custom.get(&(group.to_owned(), kind.to_owned())))
+            .flatten();
+        if let Some(custom) = custom {
             return custom.scope;
         }
         if CLUSTER_SCOPED

@@ -42,7 +42,18 @@ impl Mutate {
         cx: &Context,
         state: Option<&Reinvocation>,
     ) -> (Mutation, Reinvocation) {
-        let mut object: Value = resource.value.clone();
+        // The object is mutated out of the resource, which only the request reads
+        // meanwhile (and never its `object`: the dispatch binds the one it mutates). It
+        // is copied only when it is also the request's `oldObject` (an UPDATE or DELETE
+        // without `--old` sees the object as its own previous version).
+        let old_is_object = cx
+            .old_object_of(resource)
+            .is_some_and(|old| std::ptr::eq(old, &resource.value));
+        let mut object: Value = if old_is_object {
+            resource.value.clone()
+        } else {
+            std::mem::take(&mut resource.value)
+        };
         let outcome = {
             let namespace = namespace_object(resource, cx);
             let request = self.request.request(resource, cx, namespace.as_ref());

@@ -48,13 +48,16 @@ use crate::dispatch::{plan, Step};
 use crate::matching::{Equivalents, Matched};
 use crate::mutating::json_patch;
 use crate::mutating::policy::{MutatingPolicy, Mutation, PatchType, ReinvocationPolicy};
+use crate::mutating::touched;
 use crate::params::ParamSource;
 use crate::request::{AdmissionRequest, RequestValues};
 use crate::validating::VALIDATION_BUDGET;
 use kadmit_jsonpatch::diff::changed_paths;
 use kadmit_schema::cel::expression::{EvalError, Invocation};
 use kadmit_schema::kinds::KindSchemas;
-use kadmit_schema::merge::apply_configuration;
+use kadmit_schema::merge::{
+    apply_configuration, apply_configuration_in_place, apply_configuration_to_converted,
+};
 use serde_json::Value;
 
 /// What a dispatch needs besides the policies, bindings and the object.
@@ -234,6 +237,17 @@ pub fn reinvoke(
     dispatch(policies, bindings, context, object, Some(state))
 }
 
+/// What an applied mutation kept of the object it changed, to find the invocation's
+/// changes with.
+enum Before {
+    /// The whole object it replaced.
+    Whole(Value),
+    /// A mutation done in place: the object's parts it could change
+    /// ([`touched::project`]) and their shape (an ApplyConfiguration's patch, a JSON
+    /// Patch's [`touched::json_patch_shape`]).
+    Parts { parts: Value, shape: Value },
+}
+
 /// `PolicyError.Error()`: `policy 'P' with binding 'B' denied request: …` or
 /// `policy "P" denied request: …`.
 fn denied(policy: &str, binding: Option<&str>, detail: &str) -> String {
@@ -295,6 +309,9 @@ fn dispatch(
     // `VersionedAttributes.Dirty`: a mutation was applied in this pass.
     let mut dirty = false;
     let mut internal = None;
+    // Whether the object is known to convert to the kind's typed object (an
+    // ApplyConfiguration merge checked it, and only such merges changed it since).
+    let mut converted = false;
     'steps: for step in steps {
         let (policy, binding, matched, params) = match step {
             Step::ConfigError {
@@ -342,18 +359,25 @@ fn dispatch(
                 continue;
             }
             // The object before the invocation: the one its first applied mutation replaced.
-            let mut before: Option<Value> = None;
+            let mut before: Option<Before> = None;
             for mutation in &policy.mutations {
                 if object.is_null() {
                     // No object to patch (DELETE).
                     continue;
                 }
+                let bound = Bound {
+                    values: &values,
+                    matched: &matched,
+                    params: param,
+                };
                 let applied =
-                    apply_mutation(policy, mutation, context, &values, &matched, param, object);
+                    apply_mutation(policy, mutation, context, &bound, object, &mut converted);
                 match applied {
                     Ok(previous) => {
                         dirty = true;
-                        before.get_or_insert(previous);
+                        if let Some(previous) = previous {
+                            before.get_or_insert(previous);
+                        }
                     }
                     Err(e) if e.status.is_some() => {
                         internal = Some(MutatingError {
@@ -369,9 +393,18 @@ fn dispatch(
                     Err(e) => fail(e, &mut errors),
                 }
             }
-            if let Some(before) = before.filter(|before| before != object) {
-                let mut paths = Vec::new();
-                changed_paths(&mut String::new(), &before, object, &mut paths);
+            let mut paths = Vec::new();
+            match &before {
+                None => {}
+                Some(Before::Whole(before)) => {
+                    changed_paths(&mut String::new(), before, object, &mut paths)
+                }
+                Some(Before::Parts { parts, shape }) => {
+                    touched::changed_paths(&mut String::new(), parts, object, shape, &mut paths)
+                }
+            }
+            // Paths are found exactly where the object changed.
+            if !paths.is_empty() {
                 changes.push(Change {
                     policy: core.name.clone(),
                     binding: binding.name.clone(),
@@ -389,7 +422,9 @@ fn dispatch(
         state.require_reinvoking_previously_invoked();
         state.requested = true;
     }
-    state.last_output = Some(object.clone());
+    // Only a round with an `IfNeeded` invocation behind it compares the object with the
+    // one this pass left (`wanted`, and the start of `reinvoke`): without one, no copy.
+    state.last_output = (!state.previously_invoked.is_empty()).then(|| object.clone());
     let mut all: Vec<MutatingError> = internal.into_iter().collect();
     all.extend(config_errors);
     all.extend(errors);
@@ -452,16 +487,28 @@ fn matches(
 }
 
 /// One mutation on `object` (`dispatchOne`): the kind's schema, the expression with a
-/// fresh budget, the patch, the defaulter. Applied, it gives the object it replaced.
+/// fresh budget, the patch, the defaulter. Applied, it gives what it kept of the object
+/// before it, or `None` when it left the object as it was without copying it (a JSON
+/// Patch of no operation, or whose `test` failed): the invocation's changes are found by
+/// comparing with the first object changed, so an unchanged one need not be kept.
+///
+/// The only mutation of its policy, with no defaulter, an ApplyConfiguration merges in
+/// place and a JSON Patch of `add`/`replace`/`test` applies to the parts of the object it
+/// names, and each keeps only those parts (`touched`): nothing else changes the object
+/// before the invocation's changes are recorded.
 fn apply_mutation(
     policy: &MutatingPolicy,
     mutation: &Mutation,
     context: &MutationContext,
-    values: &RequestValues,
-    matched: &Matched,
-    params: Option<&Value>,
+    bound: &Bound,
     object: &mut Value,
-) -> Result<Value, InvocationError> {
+    converted: &mut bool,
+) -> Result<Option<Before>, InvocationError> {
+    let Bound {
+        values,
+        matched,
+        params,
+    } = *bound;
     let core = &policy.core;
     let kind = &context.request.attributes.kind;
     let Some(schema) = context
@@ -485,34 +532,85 @@ fn apply_mutation(
     // ApplyConfiguration of literals does not); bound, it is read lazily.
     let used =
         program.references("object") || core.variables.iter().any(|(_, v)| v.references("object"));
-    // The activation borrows the object: it ends with the patched object computed.
-    let patched = {
+    // The activation borrows the object: it ends with the patch computed.
+    let patch = {
         let activation = values.activation_on(used.then_some(&*object), matched, params, true);
         let mut invocation = Invocation::new(&activation, &core.variables, VALIDATION_BUDGET);
         match mutation.patch_type {
-            PatchType::ApplyConfiguration => {
-                let patch = invocation
+            PatchType::ApplyConfiguration => Patch::Merge(
+                invocation
                     .evaluate_apply_configuration(program)
-                    .map_err(|e| eval_error(e, core))?;
-                apply_configuration(object, &patch, schema)
-                    .map_err(|e| InvocationError::policy(format!("error applying patch: {e}")))?
-            }
-            PatchType::JsonPatch => {
-                let ops = invocation
+                    .map_err(|e| eval_error(e, core))?,
+            ),
+            PatchType::JsonPatch => Patch::Json(
+                invocation
                     .evaluate_json_patch(program)
-                    .map_err(|e| eval_error(e, core))?;
-                // A failed `test`: the object as it was.
-                json_patch::apply(object, &ops)
-                    .map_err(InvocationError::policy)?
-                    .unwrap_or_else(|| object.clone())
-            }
+                    .map_err(|e| eval_error(e, core))?,
+            ),
         }
     };
-    let previous = std::mem::replace(object, patched);
+    let failed = |e| InvocationError::policy(format!("error applying patch: {e}"));
+    let in_place = policy.mutations.len() == 1 && context.defaulter.is_none();
+    let patched = match patch {
+        Patch::Merge(patch) if in_place => {
+            let parts = touched::project(object, &patch);
+            let merge = match converted {
+                true => apply_configuration_to_converted,
+                false => apply_configuration_in_place,
+            };
+            merge(object, &patch, schema).map_err(failed)?;
+            *converted = true;
+            return Ok(Some(Before::Parts {
+                parts,
+                shape: patch,
+            }));
+        }
+        Patch::Merge(patch) => Some(apply_configuration(object, &patch, schema).map_err(failed)?),
+        // No operation: the object as it was, uncopied.
+        Patch::Json(ops) if ops.is_empty() => None,
+        Patch::Json(ops) => match touched::json_patch_shape(&ops).filter(|_| in_place) {
+            Some(shape) => {
+                // The operations read and write only the parts: patched there, put back.
+                let parts = touched::project(object, &shape);
+                let Some(patched) =
+                    json_patch::apply(&parts, &ops).map_err(InvocationError::policy)?
+                else {
+                    // A failed `test`: the object as it was.
+                    return Ok(None);
+                };
+                touched::restore(object, patched, &shape);
+                *converted = false;
+                return Ok(Some(Before::Parts { parts, shape }));
+            }
+            // `None` when a `test` failed: the object as it was.
+            None => json_patch::apply(object, &ops).map_err(InvocationError::policy)?,
+        },
+    };
+    let previous = patched.map(|patched| Before::Whole(std::mem::replace(object, patched)));
+    if previous.is_some() || context.defaulter.is_some() {
+        // Changed otherwise than by a single merge: to be checked again.
+        *converted = false;
+    }
     if let Some(default) = context.defaulter {
         default(object);
     }
     Ok(previous)
+}
+
+/// What an invocation's expressions are evaluated with.
+#[derive(Clone, Copy)]
+struct Bound<'a, 'r> {
+    values: &'a RequestValues<'r>,
+    matched: &'a Matched,
+    params: Option<&'a Value>,
+}
+
+/// A mutation's evaluated patch.
+enum Patch {
+    /// An ApplyConfiguration's object.
+    Merge(Value),
+    /// A JSONPatch's operations.
+    Json(Vec<Value>),
 }
 
 #[cfg(test)]
@@ -677,6 +775,45 @@ mod tests {
         // Another mutator changes the object: the round wants `a` again.
         object["data"]["foo"] = json!("9");
         assert!(first.reinvocation.wanted(&object));
+    }
+
+    #[test]
+    fn a_json_patch_has_the_live_object_converted_again() {
+        // `a` merges (the object is checked); `b` adds a field ConfigMap does not
+        // declare; `c` must find the live object no longer converts, `d` too.
+        let undeclared = json!([{"patchType": "JSONPatch", "jsonPatch": {"expression":
+            "[JSONPatch{op: 'add', path: '/spec', value: {'x': 'y'}}]"}}]);
+        let policies = [
+            policy("a", "Never", increment()),
+            policy("b", "Never", undeclared),
+            policy("c", "Never", increment()),
+            policy("d", "Never", increment()),
+        ];
+        let bindings = [binding("a"), binding("b"), binding("c"), binding("d")];
+        let mut object = configmap("0");
+        let (first, _) = run(&policies, &bindings, &mut object);
+        let failed: Vec<&str> = first.errors.iter().map(|e| e.policy.as_str()).collect();
+        assert_eq!(failed, ["c", "d"]);
+        assert!(
+            first.errors[0].detail.starts_with(
+                "error applying patch: failed to convert original object to typed object: .spec"
+            ),
+            "{}",
+            first.errors[0].detail
+        );
+        assert_eq!(foo(&object), "1");
+        let changed: Vec<(&str, &[String])> = first
+            .changes
+            .iter()
+            .map(|c| (c.policy.as_str(), c.paths.as_slice()))
+            .collect();
+        assert_eq!(
+            changed,
+            [
+                ("a", &["/data/foo".to_owned()][..]),
+                ("b", &["/spec".to_owned()][..])
+            ]
+        );
     }
 
     #[test]

@@ -84,14 +84,50 @@ pub fn apply_configuration(
     patch: &Value,
     schema: &Schema,
 ) -> Result<Value, MergeError> {
+    let mut merged = live.clone();
+    apply_configuration_in_place(&mut merged, patch, schema)?;
+    Ok(merged)
+}
+
+/// [`apply_configuration`] into `live` itself, for a caller that needs no copy of the
+/// object as it was: every check comes first, so on an error `live` is left as it was.
+pub fn apply_configuration_in_place(
+    live: &mut Value,
+    patch: &Value,
+    schema: &Schema,
+) -> Result<(), MergeError> {
+    merge_checked(live, patch, schema, true)
+}
+
+/// [`apply_configuration_in_place`] into a `live` object known to convert: it did
+/// (this function or [`apply_configuration_in_place`] took it), and nothing but these
+/// merges changed it since. A merge of a patch that converts into an object that
+/// converts gives one that does (each field, list item and value of the result is the
+/// live one's or the patch's, merged by the same types), so the live object is not
+/// walked again.
+pub fn apply_configuration_to_converted(
+    live: &mut Value,
+    patch: &Value,
+    schema: &Schema,
+) -> Result<(), MergeError> {
+    merge_checked(live, patch, schema, false)
+}
+
+fn merge_checked(
+    live: &mut Value,
+    patch: &Value,
+    schema: &Schema,
+    check_live: bool,
+) -> Result<(), MergeError> {
     let root = Type::Resource(schema);
     convert::check(patch, root, false).map_err(MergeError::Patch)?;
     let atomics = atomics::find(patch, root);
     if !atomics.is_empty() {
         return Err(MergeError::Atomic(atomics));
     }
-    convert::check(live, root, true).map_err(MergeError::Live)?;
-    let mut merged = live.clone();
-    apply::merge_into(&mut merged, patch, root);
-    Ok(merged)
+    if check_live {
+        convert::check(live, root, true).map_err(MergeError::Live)?;
+    }
+    apply::merge_into(live, patch, root);
+    Ok(())
 }
