@@ -16,4 +16,6 @@ pub mod origins;
 pub mod pipeline;
 pub mod requester;
 pub mod resource;
+#[cfg(test)]
+pub mod test_support;
 pub mod update;

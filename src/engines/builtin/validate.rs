@@ -151,34 +151,8 @@ fn stored(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::kinds::KindTable;
-    use crate::core::resource::Origin;
+    use crate::core::test_support::{context, resource};
     use serde_json::json;
-    use std::collections::BTreeMap;
-    use std::sync::Arc;
-
-    fn resource(value: Value, old: Option<Value>) -> Resource {
-        let origin = Origin {
-            source: Arc::from("test"),
-            index: 0,
-            line: 1,
-            list_item: None,
-            declared: None,
-        };
-        let mut r = Resource::new(value, origin).unwrap();
-        r.old = old.map(Arc::new);
-        r
-    }
-
-    fn context(operation: Operation) -> Context {
-        Context {
-            kinds: KindTable::default(),
-            namespaces: BTreeMap::new(),
-            default_namespace: "default".into(),
-            operation,
-            objects: BTreeMap::new(),
-        }
-    }
 
     fn validator() -> Validate {
         Validate(Stage {
