@@ -37,8 +37,12 @@ pub struct PatchReport {
 
 pub struct Store {
     rules: Vec<ModRule>,
-    /// Indexes into `rules` by tier, lowest first; in store order within a tier.
-    by_tier: Vec<usize>,
+    /// `rule.label()` of each rule, formatted once for the change record.
+    labels: Vec<String>,
+    /// Indexes into `rules` of the Patch rules, then of the Reject rules, each by tier,
+    /// lowest first and in store order within a tier: a stage visits its own rules only.
+    patch_by_tier: Vec<usize>,
+    reject_by_tier: Vec<usize>,
     /// For each rule, for each match item, which of the store's distinct selects it
     /// evaluates: items with the same select share one evaluation per document.
     select_ids: Vec<Vec<usize>>,
@@ -82,10 +86,16 @@ impl Store {
         let distinct_selects = ids.len();
         let mut by_tier: Vec<usize> = (0..rules.len()).collect();
         by_tier.sort_by_key(|&i| rules[i].tier);
+        let of_type = |rule_type: RuleType| -> Vec<usize> {
+            let of_type = |i: &&usize| rules[**i].rule_type == rule_type;
+            by_tier.iter().filter(of_type).copied().collect()
+        };
         Store {
             matched: rules.iter().map(|_| AtomicBool::default()).collect(),
+            labels: rules.iter().map(ModRule::label).collect(),
+            patch_by_tier: of_type(RuleType::Patch),
+            reject_by_tier: of_type(RuleType::Reject),
             rules,
-            by_tier,
             select_ids,
             distinct_selects,
             cluster_namespace: cluster_namespace.to_owned(),
@@ -130,6 +140,11 @@ impl Store {
             .collect()
     }
 
+    /// The change record's name of rule `index` (`ModRule ns/name`).
+    fn label(&self, index: usize) -> String {
+        self.labels[index].clone()
+    }
+
     pub fn is_empty(&self) -> bool {
         self.rules.is_empty()
     }
@@ -152,11 +167,16 @@ impl Store {
         }
     }
 
-    /// The rules that apply to the request, as indexes into `rules`, in tier order.
-    fn candidates(&self, request: &Request) -> Vec<usize> {
-        let mut candidates = Vec::with_capacity(self.rules.len());
+    /// The rules of `rule_type` that apply to the request, as indexes into `rules`, in
+    /// tier order.
+    fn candidates(&self, rule_type: RuleType, request: &Request) -> Vec<usize> {
+        let of_type = match rule_type {
+            RuleType::Patch => &self.patch_by_tier,
+            RuleType::Reject => &self.reject_by_tier,
+        };
+        let mut candidates = Vec::with_capacity(of_type.len());
         candidates.extend(
-            self.by_tier
+            of_type
                 .iter()
                 .copied()
                 .filter(|&i| self.in_scope(&self.rules[i], request.namespace))
@@ -177,9 +197,8 @@ impl Store {
     /// document and applied atomically. A rule that fails is skipped and reported.
     pub fn patch(&self, doc: &mut Value, request: &Request) -> PatchReport {
         let mut report = PatchReport::default();
-        let candidates = self.candidates(request);
-        let of_type = |i: &usize| self.rules[*i].rule_type == RuleType::Patch;
-        if !candidates.iter().any(of_type) {
+        let candidates = self.candidates(RuleType::Patch, request);
+        if candidates.is_empty() {
             return report;
         }
         let mut annotation = last_applied(doc);
@@ -197,15 +216,15 @@ impl Store {
                 let mut matched = Vec::with_capacity(tier.len());
                 matched.extend(
                     tier.iter()
-                        .filter(|&&i| of_type(&i))
-                        .filter(|&&i| self.is_match(i, &mut evaluations))
-                        .map(|&i| &self.rules[i]),
+                        .copied()
+                        .filter(|&i| self.is_match(i, &mut evaluations)),
                 );
                 drop(evaluations);
                 drop(view);
-                for rule in matched {
+                for index in matched {
                     any_matched = true;
-                    let label = rule.label();
+                    let rule = &self.rules[index];
+                    let label = self.label(index);
                     let bound = *levels.get_or_insert_with(|| kadmit_gotmpl::nesting(&working));
                     let ops = match calculate_patch(rule, &working, bound, request.namespace) {
                         Ok(ops) => ops,
@@ -242,9 +261,8 @@ impl Store {
     /// Every matching Reject rule, tier by tier, as KubeMod words it:
     /// `<ns>/<name>: "<message>"`, or `<ns>/<name>` without a (renderable) message.
     pub fn rejections(&self, doc: &Value, request: &Request) -> Vec<(String, String)> {
-        let candidates = self.candidates(request);
-        let of_type = |i: &usize| self.rules[*i].rule_type == RuleType::Reject;
-        if !candidates.iter().any(of_type) {
+        let candidates = self.candidates(RuleType::Reject, request);
+        if candidates.is_empty() {
             return Vec::new();
         }
         let mut with_refs;
@@ -260,7 +278,7 @@ impl Store {
         let mut out = Vec::new();
         for &i in &candidates {
             let rule = &self.rules[i];
-            if !of_type(&i) || !self.is_match(i, &mut evaluations) {
+            if !self.is_match(i, &mut evaluations) {
                 continue;
             }
             let name = rule.qualified_name();
@@ -269,7 +287,7 @@ impl Store {
                 Some(Ok(text)) => format!("{name}: \"{text}\""),
                 _ => name,
             };
-            out.push((rule.label(), message));
+            out.push((self.label(i), message));
         }
         out
     }
