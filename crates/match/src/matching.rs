@@ -136,6 +136,13 @@ impl Match {
         Ok(true)
     }
 
+    /// Whether the outcome can depend on more of the object than its `Facts`: its labels
+    /// (`labelSelector`; a Namespace's own labels, `namespaceSelector`). When not, every
+    /// state of one object with the same facts gets the same outcome.
+    pub fn reads_object(&self) -> bool {
+        self.label_selector.is_some() || self.namespace_selector.is_some()
+    }
+
     pub fn uses_namespace_selector(&self) -> bool {
         self.namespace_selector.is_some()
     }

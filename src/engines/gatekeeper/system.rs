@@ -78,6 +78,10 @@ impl System {
         let mut facts = Facts::of(object, namespace);
         let mut applies = self.applying(&facts.gvk, operation);
         let mut edits = Edits::default();
+        // Each mutator's `match` outcome from an earlier round, kept when it reads nothing
+        // of the object a round can change (`Match::reads_object`: facts are fixed while
+        // the object is mutated); forgotten when the GVK changes.
+        let mut known = vec![None; self.mutators.len()];
         let rounds = self.mutators.len() + 1;
         for round in 1..=rounds {
             let mut applied = Vec::new();
@@ -91,13 +95,22 @@ impl System {
                     source,
                     facts: &facts,
                 };
-                let matches = mutator.matches(&request).map_err(|e| {
-                    format!(
-                        "matching for mutator {} failed for {}: {e}",
-                        mutator.id,
-                        describe(object)
-                    )
-                })?;
+                let matches = match known[index] {
+                    Some(matches) => matches,
+                    None => {
+                        let matches = mutator.matches(&request).map_err(|e| {
+                            format!(
+                                "matching for mutator {} failed for {}: {e}",
+                                mutator.id,
+                                describe(object)
+                            )
+                        })?;
+                        if !mutator.matcher.reads_object() {
+                            known[index] = Some(matches);
+                        }
+                        matches
+                    }
+                };
                 if !matches {
                     continue;
                 }
@@ -116,6 +129,7 @@ impl System {
                     if mutator.may_change_gvk() {
                         facts.refresh_gvk(object);
                         applies = self.applying(&facts.gvk, operation);
+                        known.fill(None);
                     }
                 }
             }

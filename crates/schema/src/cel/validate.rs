@@ -138,21 +138,29 @@ impl Run {
             if let Some(old) = old_self() {
                 this.add_variable_as_val("oldSelf", old);
             }
-            let mut optional = Context::with_env(env());
-            optional.add_variable_as_val("self", this_self());
-            optional.add_variable_as_val(
-                "oldSelf",
-                Box::new(match old_self() {
-                    Some(old) => CelOptional::of(old),
-                    None => CelOptional::none(),
-                }),
-            );
+            // The activation with an optional `oldSelf`, built (converting `self` again)
+            // only when a rule of the node asks for it: most never do.
+            let mut optional = None;
             for rule in &node.rules {
                 if self.stopped {
                     return;
                 }
                 let optional_old_self = rule.source.optional_old_self == Some(true);
-                let cx = if optional_old_self { &optional } else { &this };
+                let cx = match optional_old_self {
+                    true => &*optional.get_or_insert_with(|| {
+                        let mut optional = Context::with_env(env());
+                        optional.add_variable_as_val("self", this_self());
+                        optional.add_variable_as_val(
+                            "oldSelf",
+                            Box::new(match old_self() {
+                                Some(old) => CelOptional::of(old),
+                                None => CelOptional::none(),
+                            }),
+                        );
+                        optional
+                    }),
+                    false => &this,
+                };
                 // The message expression sees the plain activation, as upstream.
                 self.rule(rule, cx, &this, value, schema, at);
             }
