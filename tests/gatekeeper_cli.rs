@@ -811,3 +811,21 @@ fn expansion_fan_out_is_refused_at_the_resultant_limit() {
     let a = kadmit(&["generate"], &fan_out(2, 4)).success();
     assert_eq!(docs(&a).len(), 60);
 }
+
+/// Matching is remembered across convergence rounds only for mutators whose `match` reads
+/// nothing a round can change: one that selects by labels is matched again in each round,
+/// so it applies once an earlier round's AssignMetadata gave the label (Assign sorts before
+/// AssignMetadata: in the first round the label is not there yet).
+#[test]
+fn a_label_added_in_one_round_is_matched_in_the_next() {
+    let selected = "  match:\n    labelSelector:\n      matchLabels:\n        tier: web\n";
+    let config = always_pull(selected)
+        + &assign("no-token", "spec.automountServiceAccountToken", "false", "")
+        + &assign_metadata("tier", "metadata.labels.tier", "web", "");
+    let a = kadmit(&["transform", "--no-defaults"], &(config + &pod_a())).success();
+    let docs = docs(&a);
+    let pod = find(&docs, "Pod", "web");
+    assert_eq!(pod["metadata"]["labels"]["tier"], "web");
+    assert_eq!(pull_policies(pod), [json!("Always")]);
+    assert_eq!(pod["spec"]["automountServiceAccountToken"], false);
+}

@@ -363,6 +363,19 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    #[test]
+    fn only_label_selectors_read_the_object_beyond_its_facts() {
+        let reads = |spec: Value| Match::from_spec(Some(&spec)).unwrap().reads_object();
+        let selector = json!({"matchLabels": {"tier": "web"}});
+        assert!(reads(json!({"labelSelector": selector})));
+        assert!(reads(json!({"namespaceSelector": selector})));
+        let by_facts = json!({"kinds": [{"apiGroups": ["*"], "kinds": ["Pod"]}],
+            "scope": "Namespaced", "namespaces": ["a-*"], "excludedNamespaces": ["b"],
+            "name": "web-*", "source": "All"});
+        assert!(!reads(by_facts));
+        assert!(!Match::default().reads_object());
+    }
+
     fn matches(spec: Value, object: Value) -> Result<bool, String> {
         Match::from_spec(Some(&spec))?.matches(&Target {
             object: &object,
