@@ -77,12 +77,15 @@ impl Admitter<'_> {
             self.admit_slots(slots.iter(), &texts, &jobs, encoder);
             intake.slots = slots;
         } else {
-            let mut slots = slots.into_iter();
-            // Windows of owned slots, each dropped once written.
+            // Windows of owned slots, each dropped once written, taken from the end of the
+            // reversed list so that the list can shrink as the output grows (shrinking a
+            // large allocation returns its tail to the system without copying).
+            let mut slots = slots;
+            slots.reverse();
             loop {
                 let mut owned = Vec::new();
                 let mut bytes = 0;
-                for slot in slots.by_ref() {
+                while let Some(slot) = slots.pop() {
                     bytes += slot.len();
                     owned.push(slot);
                     if bytes >= jobs.batch_bytes() {
@@ -91,6 +94,9 @@ impl Admitter<'_> {
                 }
                 if owned.is_empty() {
                     break;
+                }
+                if slots.capacity() > 2 * slots.len() + 4096 {
+                    slots.shrink_to_fit();
                 }
                 self.admit_slots(owned.iter(), &texts, &jobs, encoder);
             }

@@ -622,29 +622,40 @@ impl<'i> Intake<'i> {
         &mut self,
         mut is_virtual: impl FnMut(&str, &str) -> bool,
     ) -> Vec<(Identity, Origin)> {
+        // In place: a copy of the slots would hold them twice at once.
         let mut claimed_documents = Vec::new();
-        let mut kept = Vec::with_capacity(self.slots.len());
-        for slot in std::mem::take(&mut self.slots) {
-            let claimed = match self.group_kind(&slot) {
+        let mut removed = Vec::new();
+        for at in 0..self.slots.len() {
+            let slot = &self.slots[at];
+            let claimed = match self.group_kind(slot) {
                 Some((group, kind)) if !slot.passthrough && !slot.list && !group.is_empty() => {
                     is_virtual(group, kind)
                 }
                 _ => false,
             };
             if !claimed {
-                kept.push(slot);
                 continue;
             }
             let resource = slot.resource(&self.texts);
             claimed_documents.push((resource.id.clone(), resource.origin.clone()));
             if self.keep_config {
-                kept.push(self.slot(&resource, true, None));
+                self.slots[at] = self.slot(&resource, true, None);
+            } else {
+                removed.push(at);
             }
             let base = base_dir_of(&resource, &self.config_root);
             let root = self.config_root.clone();
             self.loader.add_virtual(resource, &base, &root);
         }
-        self.slots = kept;
+        if !removed.is_empty() {
+            let mut at = 0;
+            let mut removed = removed.into_iter().peekable();
+            self.slots.retain(|_| {
+                let gone = removed.next_if_eq(&at).is_some();
+                at += 1;
+                !gone
+            });
+        }
         claimed_documents
     }
 
