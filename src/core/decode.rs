@@ -72,6 +72,8 @@ pub fn decode_stream_with_texts(
 #[derive(Debug, Clone, Copy)]
 pub struct ChunkText<'t> {
     pub text: &'t str,
+    /// The chunk holds this one document: reading the text again gives its value.
+    pub alone: bool,
     /// The chunk is this one document, it ends with a line break, and every YAML 1.1 and
     /// 1.2 reader reads it to the value kubectl reads (`Composed::portable`): an untouched
     /// document may be written back as this text (docs/yaml.md, "Untouched documents").
@@ -171,7 +173,8 @@ fn read_chunk<P>(
     let mut helm = helm_source(chunk.text).map(Arc::new);
     // A text without its final line break is not copied: adding one could change a `|+`
     // block scalar's value, and leaving it out would join the next document's separator.
-    let alone = documents.len() == 1 && chunk.text.ends_with('\n');
+    let alone = documents.len() == 1;
+    let ended = chunk.text.ends_with('\n');
     Ok(documents
         .into_iter()
         .enumerate()
@@ -179,7 +182,8 @@ fn read_chunk<P>(
             let line = chunk.first_line + doc.line - 1;
             let own = ChunkText {
                 text: chunk.text,
-                portable: alone && doc.portable,
+                alone,
+                portable: alone && ended && doc.portable,
             };
             let prepared =
                 (!doc.value.is_null()).then(|| prepare((i == 0).then_some(own), doc.value));

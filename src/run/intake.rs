@@ -52,10 +52,11 @@ pub(super) struct Slot {
 enum Held {
     /// Compact JSON.
     Json(Box<str>),
-    /// Its own text, which every reader reads alike (`ChunkText::portable`): read again
-    /// from the input when admitted, and written back as it is when nothing changed it.
-    /// No copy of the text is made, so such a document costs only the slot.
-    Text(Span),
+    /// Its own text (the only document of its chunk): read again from the input when
+    /// admitted and, when every reader reads it alike (`ChunkText::portable`), written back
+    /// as it is when nothing changed it. No copy of the text is made, so such a document
+    /// costs only the slot.
+    Text { span: Span, portable: bool },
 }
 
 /// Where a document's text is: `len` bytes from `start` of the input `input` ([`Texts`]).
@@ -104,7 +105,7 @@ impl Slot {
     pub fn len(&self) -> usize {
         match &self.held {
             Held::Json(body) => body.len(),
-            Held::Text(span) => span.len as usize,
+            Held::Text { span, .. } => span.len as usize,
         }
     }
 
@@ -112,15 +113,18 @@ impl Slot {
     /// admission leaves it as it was read (docs/yaml.md, "Untouched documents").
     pub fn own_text<'t>(&self, texts: &'t Texts<'_>) -> Option<&'t str> {
         match &self.held {
-            Held::Json(_) => None,
-            Held::Text(span) => Some(span.text(texts)),
+            Held::Text {
+                span,
+                portable: true,
+            } => Some(span.text(texts)),
+            _ => None,
         }
     }
 
     pub fn value(&self, texts: &Texts<'_>) -> Value {
         match &self.held {
             Held::Json(body) => read_compact(body),
-            Held::Text(span) => read_own_text(span.text(texts)),
+            Held::Text { span, .. } => read_own_text(span.text(texts)),
         }
     }
 
@@ -167,9 +171,9 @@ pub(super) struct Intake<'i> {
     pub known_texts: Option<HashMap<TextDigest, Identity>>,
     /// The digest of the document being accepted, while it is.
     pending_text: Option<TextDigest>,
-    /// The span of the document being accepted, while it is, when its text may be
+    /// The span of the document being accepted, while it is, and whether its text may be
     /// written back.
-    pending_span: Option<Span>,
+    pending_span: Option<(Span, bool)>,
     /// The threads decoding and admission are spread over (`--jobs`).
     pub jobs: Arc<Jobs>,
 }
@@ -191,16 +195,16 @@ enum Decoded {
     Other {
         value: Value,
         digest: Option<TextDigest>,
-        span: Option<Span>,
+        span: Option<(Span, bool)>,
     },
 }
 
 impl Decoded {
-    /// `span`: where the document's own text is, when it may be written back.
+    /// `span`: where the document's own text is, and whether it may be written back.
     fn of(
         value: Value,
         digest: Option<TextDigest>,
-        span: Option<Span>,
+        span: Option<(Span, bool)>,
         source: &Arc<str>,
     ) -> Decoded {
         if is_list(&value) || resource_list::is_resource_list(&value) {
@@ -250,9 +254,9 @@ impl Decoded {
 
 /// How a slot holds a document: as its own text when it has a span (the tree is dropped),
 /// as compact JSON otherwise.
-fn held(value: &Value, span: Option<Span>) -> Held {
+fn held(value: &Value, span: Option<(Span, bool)>) -> Held {
     match span {
-        Some(span) => Held::Text(span),
+        Some((span, portable)) => Held::Text { span, portable },
         None => Held::Json(compact(value)),
     }
 }
@@ -298,9 +302,9 @@ impl<'i> Intake<'i> {
         }
     }
 
-    /// A slot for an identified resource; `span`: where its own text is, when it may be
-    /// written back.
-    fn slot(&mut self, resource: &Resource, passthrough: bool, span: Option<Span>) -> Slot {
+    /// A slot for an identified resource; `span`: where its own text is, and whether it
+    /// may be written back.
+    fn slot(&mut self, resource: &Resource, passthrough: bool, span: Option<(Span, bool)>) -> Slot {
         let kind = self.kind_index(&resource.id);
         let held = held(&resource.value, span);
         Slot::of_held(held, Some(kind), &resource.origin, passthrough)
@@ -442,8 +446,8 @@ impl<'i> Intake<'i> {
         let prepare = |own: Option<ChunkText<'_>>, value: Value| {
             let digest = own.filter(|_| digests).map(|own| text_digest(own.text));
             let span = own
-                .filter(|own| own.portable)
-                .and_then(|own| Span::of(own.text, &base, index));
+                .filter(|own| own.alone)
+                .and_then(|own| Some((Span::of(own.text, &base, index)?, own.portable)));
             Decoded::of(value, digest, span, &source)
         };
         self.decode_into_slots(base.as_bytes(), &source, &limits, &jobs, prepare);
