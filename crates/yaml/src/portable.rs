@@ -94,6 +94,29 @@ mod tests {
     }
 
     #[test]
+    fn both_readers_say_whether_a_document_is_portable() {
+        use crate::compose::{compose_with, compose_with_full_parser};
+        let cases = [
+            ("a: b  # c\nl: [x, 'y']\nm: {d: 1}\ns: |\n  t\n", true),
+            ("a: 0755\n", false),
+            ("a: \"x\\/y\"\n", false),
+            ("on: 1\n", false),
+            ("a: {yes: 1}\n", false),
+            ("a: [1.0]\n", false),
+            ("a: &x 1\nb: *x\n", false),
+            ("a: !!str 1\n", false),
+            ("a: 1\n...\n", false),
+        ];
+        for (text, portable) in cases {
+            let limits = crate::Limits::default();
+            let fast = compose_with(text, &limits).unwrap();
+            let full = compose_with_full_parser(text, &limits).unwrap();
+            assert_eq!(fast[0].portable, portable, "{text:?}");
+            assert_eq!(full[0].portable, portable, "{text:?} (full parser)");
+        }
+    }
+
+    #[test]
     fn directives_end_markers_and_slash_escapes_are_not() {
         assert!(text("a: 1\n# %YAML\nb: \"x\\ty\"\n"));
         assert!(!text("%YAML 1.1\na: 1\n"));
