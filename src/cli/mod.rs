@@ -724,6 +724,8 @@ fn run_invocation(
             user: a.user,
             groups: a.group,
             keep_admitted: false,
+            // Subjects cost more than a small document each: held only for reports.
+            keep_subjects: !reports.is_empty(),
             jobs: a.jobs.unwrap_or_else(crate::run::available_jobs),
         },
         reports,

@@ -50,7 +50,7 @@ pub fn decode_stream_with_texts(
         Ok(text) => text,
         Err(e) => return sink(Err(not_utf8(input, e, source))),
     };
-    let keep = |_: Option<&str>, value: Value| value;
+    let keep = |_: Option<ChunkText<'_>>, value: Value| value;
     let Some(chunks) = yaml_chunks(&text, source, limits, &keep, &mut sink) else {
         return;
     };
@@ -67,9 +67,22 @@ pub fn decode_stream_with_texts(
     }
 }
 
+/// The text between two `---` lines that a YAML document was read from, given with the
+/// chunk's first document.
+#[derive(Debug, Clone, Copy)]
+pub struct ChunkText<'t> {
+    pub text: &'t str,
+    /// The chunk holds this one document: reading the text again gives its value.
+    pub alone: bool,
+    /// The chunk is this one document, it ends with a line break, and every YAML 1.1 and
+    /// 1.2 reader reads it to the value kubectl reads (`Composed::portable`): an untouched
+    /// document may be written back as this text (docs/yaml.md, "Untouched documents").
+    pub portable: bool,
+}
+
 /// [`decode_stream`] spread over `jobs`: the documents of a batch of chunks are composed
 /// in parallel, each (null ones skipped) turned by `prepare` into what the caller keeps
-/// of it (given the chunk's own text for the first document of a YAML chunk, and the
+/// of it (given the chunk's own [`ChunkText`] for the first document of a YAML chunk, and the
 /// document's value, which `prepare` may drop on the thread that built it), and handed
 /// with its origin to `sink` on the calling thread, in input order. A batch covers about
 /// [`Jobs::batch_bytes`] of input, so only one batch of trees is held at a time.
@@ -78,7 +91,7 @@ pub fn decode_stream_in_parallel<P: Send>(
     source: &Arc<str>,
     limits: &Limits,
     jobs: &Jobs,
-    prepare: impl Fn(Option<&str>, Value) -> P + Sync,
+    prepare: impl Fn(Option<ChunkText<'_>>, Value) -> P + Sync,
     mut sink: impl FnMut(Result<(Origin, P), Diagnostic>),
 ) {
     let text = match stream_text(input) {
@@ -115,7 +128,7 @@ fn yaml_chunks<'t, P>(
     text: &'t str,
     source: &Arc<str>,
     limits: &Limits,
-    prepare: &impl Fn(Option<&str>, Value) -> P,
+    prepare: &impl Fn(Option<ChunkText<'_>>, Value) -> P,
     sink: &mut impl FnMut(Result<(Origin, P), Diagnostic>),
 ) -> Option<Vec<Chunk<'t>>> {
     if text.trim_start().starts_with('{') {
@@ -152,19 +165,28 @@ type ChunkRead<P> = Result<Vec<(usize, Option<Arc<Declared>>, Option<P>)>, (usiz
 fn read_chunk<P>(
     chunk: &Chunk<'_>,
     limits: &Limits,
-    prepare: &impl Fn(Option<&str>, Value) -> P,
+    prepare: &impl Fn(Option<ChunkText<'_>>, Value) -> P,
 ) -> ChunkRead<P> {
     let documents =
         compose_with(chunk.text, limits).map_err(|e| (chunk.first_line + e.line - 1, e.message))?;
     // Helm's `# Source:` comment opens the chunk: it names the first document.
     let mut helm = helm_source(chunk.text).map(Arc::new);
+    // A text without its final line break is not copied: adding one could change a `|+`
+    // block scalar's value, and leaving it out would join the next document's separator.
+    let alone = documents.len() == 1;
+    let ended = chunk.text.ends_with('\n');
     Ok(documents
         .into_iter()
         .enumerate()
         .map(|(i, doc)| {
             let line = chunk.first_line + doc.line - 1;
+            let own = ChunkText {
+                text: chunk.text,
+                alone,
+                portable: alone && ended && doc.portable,
+            };
             let prepared =
-                (!doc.value.is_null()).then(|| prepare((i == 0).then_some(chunk.text), doc.value));
+                (!doc.value.is_null()).then(|| prepare((i == 0).then_some(own), doc.value));
             (line, helm.take(), prepared)
         })
         .collect())

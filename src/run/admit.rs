@@ -2,16 +2,17 @@
 //! run's threads window by window and taken back in input order, then (in `generate`)
 //! each generator input turned into resources that are admitted too.
 
-use super::intake::{Intake, Slot};
+use super::intake::{Intake, Slot, Texts};
 use super::old::OldObjects;
 use super::{Admitted, Mode, Options, Subject, CHANGED_BY_ANNOTATION};
 use crate::core::diagnostic::{has_errors, Diagnostic};
 use crate::core::jobs::Jobs;
 use crate::core::pipeline::{Admission, Change, Context, Pipeline};
 use crate::core::resource::{Identity, Origin, Resource, FUNCTION_ANNOTATION, LOCAL_CONFIG};
-use crate::io::encode::{render, Encoder};
+use crate::io::encode::{render, Encoder, Format};
 use kadmit_yaml::spans::ItemText;
 use serde_json::Value;
+use std::borrow::Cow;
 
 /// One run's admission: what it needs, and what it has found so far.
 pub(super) struct Admitter<'a> {
@@ -43,10 +44,13 @@ struct Window<'s> {
 // Held one window at a time and moved once: boxing the large variant would only add an
 // allocation per resource.
 #[allow(clippy::large_enum_variant)]
-enum Done {
+enum Done<'t> {
     /// A document written as it was read (configuration kept in the stream, a KRM item
-    /// without identity): rendered.
-    Passthrough(String),
+    /// without identity): rendered, or its own text.
+    Passthrough(Cow<'t, str>),
+    /// A resource with an empty pipeline and no one asking who it was (no reports, no
+    /// diff): its own text, neither read again nor rendered.
+    Copied(&'t str),
     Resource {
         resource: Resource,
         /// Who was admitted, when it was not recorded before admission (without `--old`).
@@ -55,9 +59,9 @@ enum Done {
         before: Option<Value>,
         /// `None` with an empty pipeline.
         admission: Option<Admission>,
-        /// The document as the encoder writes it; `None` when ExpansionTemplates print
-        /// its resultants instead.
-        rendered: Option<String>,
+        /// The document as the encoder writes it (its own text when admission left it
+        /// as it was read); `None` when ExpansionTemplates print its resultants instead.
+        rendered: Option<Cow<'t, str>>,
     },
 }
 
@@ -68,16 +72,20 @@ impl Admitter<'_> {
     pub fn admit_all(&mut self, intake: &mut Intake, encoder: &mut Encoder, keep_input: bool) {
         let jobs = intake.jobs.clone();
         let slots = std::mem::take(&mut intake.slots);
+        let texts = std::mem::take(&mut intake.texts);
         if keep_input {
-            self.admit_slots(slots.iter(), &jobs, encoder);
+            self.admit_slots(slots.iter(), &texts, &jobs, encoder);
             intake.slots = slots;
         } else {
-            let mut slots = slots.into_iter();
-            // Windows of owned slots, each dropped once written.
+            // Windows of owned slots, each dropped once written, taken from the end of the
+            // reversed list so that the list can shrink as the output grows (shrinking a
+            // large allocation returns its tail to the system without copying).
+            let mut slots = slots;
+            slots.reverse();
             loop {
                 let mut owned = Vec::new();
                 let mut bytes = 0;
-                for slot in slots.by_ref() {
+                while let Some(slot) = slots.pop() {
                     bytes += slot.len();
                     owned.push(slot);
                     if bytes >= jobs.batch_bytes() {
@@ -87,9 +95,13 @@ impl Admitter<'_> {
                 if owned.is_empty() {
                     break;
                 }
-                self.admit_slots(owned.iter(), &jobs, encoder);
+                if slots.capacity() > 2 * slots.len() + 4096 {
+                    slots.shrink_to_fit();
+                }
+                self.admit_slots(owned.iter(), &texts, &jobs, encoder);
             }
         }
+        intake.texts = texts;
         if matches!(self.options.mode, Mode::Generate | Mode::Krm) {
             self.generate_all(intake, encoder);
         }
@@ -109,6 +121,7 @@ impl Admitter<'_> {
     fn admit_slots<'s>(
         &mut self,
         slots: impl Iterator<Item = &'s Slot>,
+        texts: &Texts<'_>,
         jobs: &Jobs,
         encoder: &mut Encoder,
     ) {
@@ -118,23 +131,29 @@ impl Admitter<'_> {
         };
         for slot in slots {
             if slot.list {
-                self.admit_window(&mut window, jobs, encoder);
-                self.admit_list(slot, encoder);
+                self.admit_window(&mut window, texts, jobs, encoder);
+                self.admit_list(slot, texts, encoder);
                 continue;
             }
             window.bytes += slot.len();
             window.slots.push(slot);
             if window.bytes >= jobs.batch_bytes() {
-                self.admit_window(&mut window, jobs, encoder);
+                self.admit_window(&mut window, texts, jobs, encoder);
             }
         }
-        self.admit_window(&mut window, jobs, encoder);
+        self.admit_window(&mut window, texts, jobs, encoder);
     }
 
     /// One window: read in parallel; old objects taken and subjects recorded in input
     /// order (the first resource of an identity takes its old object); admitted and
     /// rendered in parallel; results, diagnostics and expansions taken in input order.
-    fn admit_window(&mut self, window: &mut Window<'_>, jobs: &Jobs, encoder: &mut Encoder) {
+    fn admit_window(
+        &mut self,
+        window: &mut Window<'_>,
+        texts: &Texts<'_>,
+        jobs: &Jobs,
+        encoder: &mut Encoder,
+    ) {
         let slots = std::mem::take(&mut window.slots);
         window.bytes = 0;
         if slots.is_empty() {
@@ -145,7 +164,7 @@ impl Admitter<'_> {
         let with_old = !self.old.is_empty();
         let resources: Vec<Option<Resource>> = if with_old {
             let mut resources = jobs.map(slots.clone(), |slot| {
-                (!slot.passthrough).then(|| slot.resource())
+                (!slot.passthrough).then(|| slot.resource(texts))
             });
             for resource in resources.iter_mut().flatten() {
                 self.record(resource);
@@ -156,23 +175,41 @@ impl Admitter<'_> {
         };
         let (pipeline, cx, options) = (self.pipeline, self.cx, self.options);
         let keep_admitted = self.admitted.is_some();
+        let keep_subjects = options.keep_subjects;
         let format = encoder.format();
+        // Untouched documents are written as their own text in a YAML stream; expansion
+        // prints resultants, and other formats are written anew.
+        let copies = format == Format::Yaml && pipeline.expander.is_none();
         let work: Vec<(&Slot, Option<Resource>)> = slots.into_iter().zip(resources).collect();
         let done = jobs.map(work, |(slot, resource)| {
+            let own = slot.own_text(texts).filter(|_| copies);
             if slot.passthrough {
-                let value = slot.value();
+                if let Some(text) = own {
+                    return Done::Passthrough(Cow::Borrowed(text));
+                }
+                let value = slot.value(texts);
                 let source = slot.source.as_deref().map(|text| (&value, text));
-                return Done::Passthrough(render(format, &value, source));
+                return Done::Passthrough(Cow::Owned(render(format, &value, source)));
+            }
+            if let Some(text) = own {
+                if pipeline.is_empty() && resource.is_none() && !keep_subjects && !keep_admitted {
+                    return Done::Copied(text);
+                }
             }
             let (mut resource, subject) = match resource {
                 Some(resource) => (resource, None),
                 None => {
-                    let resource = slot.resource();
-                    let subject = subject_of(&resource, cx);
-                    (resource, Some(subject))
+                    let resource = slot.resource(texts);
+                    let subject = keep_subjects.then(|| subject_of(&resource, cx));
+                    (resource, subject)
                 }
             };
             let original = slot.source.as_ref().map(|_| resource.value.clone());
+            // Defaulting changes values without a change record: a document with its own
+            // text is compared, after admission, with the value it was read as.
+            let read_as = own
+                .filter(|_| !pipeline.is_empty())
+                .map(|_| resource.value.clone());
             let mut before = None;
             let mut admission = None;
             if !pipeline.is_empty() {
@@ -181,11 +218,16 @@ impl Admitter<'_> {
                 annotate(options, &mut resource, &record);
                 admission = Some(record);
             }
+            let untouched = own.filter(|_| {
+                admission.as_ref().is_none_or(|a| a.changes.is_empty())
+                    && read_as.as_ref().is_none_or(|read| *read == resource.value)
+            });
+            drop(read_as);
             let source = original.as_ref().zip(slot.source.as_deref());
-            let rendered = pipeline
-                .expander
-                .is_none()
-                .then(|| render(format, &resource.value, source));
+            let rendered = pipeline.expander.is_none().then(|| match untouched {
+                Some(text) => Cow::Borrowed(text),
+                None => Cow::Owned(render(format, &resource.value, source)),
+            });
             if rendered.is_some() && !keep_admitted {
                 // Written, and wanted no more: freed here, on the thread that built it
                 // (freeing a tree on another thread is slower, and serial).
@@ -203,6 +245,7 @@ impl Admitter<'_> {
         for done in done {
             match done {
                 Done::Passthrough(text) => encoder.push_rendered(&text),
+                Done::Copied(text) => encoder.push_rendered(text),
                 Done::Resource {
                     resource,
                     subject,
@@ -244,8 +287,8 @@ impl Admitter<'_> {
     }
 
     /// A KRM `*List` kept whole: its items admitted in place, one after the other.
-    fn admit_list(&mut self, slot: &Slot, encoder: &mut Encoder) {
-        let mut resource = slot.resource();
+    fn admit_list(&mut self, slot: &Slot, texts: &Texts<'_>, encoder: &mut Encoder) {
+        let mut resource = slot.resource(texts);
         let original = slot.source.as_ref().map(|_| resource.value.clone());
         let source = original.as_ref().zip(slot.source.as_deref());
         self.admit_list_items(&mut resource);
@@ -284,7 +327,9 @@ impl Admitter<'_> {
             // Stored (defaulted) by the pipeline's admission (`Pipeline::admit`).
             resource.old = self.old.take(resource, self.cx).map(std::sync::Arc::new);
         }
-        self.subjects.push(subject_of(resource, self.cx));
+        if self.options.keep_subjects {
+            self.subjects.push(subject_of(resource, self.cx));
+        }
     }
 
     /// Every old object the stream no longer has, as a DELETE through the validating
@@ -296,12 +341,13 @@ impl Admitter<'_> {
             .deletions(|old, id, origin| pipeline.stored(old, id, origin, cx))
             .collect();
         for resource in deletions {
-            self.subjects.push(Subject {
-                id: resource.id.clone(),
-                origin: resource.origin.clone(),
-                namespace: self.cx.effective_namespace(&resource).map(str::to_owned),
-                operation: self.cx.operation_of(&resource),
-            });
+            self.subjects
+                .extend(self.options.keep_subjects.then(|| Subject {
+                    id: resource.id.clone(),
+                    origin: resource.origin.clone(),
+                    namespace: self.cx.effective_namespace(&resource).map(str::to_owned),
+                    operation: self.cx.operation_of(&resource),
+                }));
             let first = self.diagnostics.len();
             let admission = self.pipeline.admit_deletion(&resource, self.cx);
             self.diagnostics.extend(admission.diagnostics);

@@ -4,7 +4,7 @@
 
 use super::Options;
 use crate::core::config::{classify, is_crd, Loader, Source};
-use crate::core::decode::{decode_stream_in_parallel, stream_text, Document};
+use crate::core::decode::{decode_stream_in_parallel, stream_text, ChunkText, Document};
 use crate::core::diagnostic::Diagnostic;
 use crate::core::jobs::Jobs;
 use crate::core::kinds::KindTable;
@@ -19,16 +19,22 @@ use kadmit_yaml::spans::ItemText;
 use kadmit_yaml::Limits;
 use serde_json::Value;
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// A document kept between reading and admission, as compact JSON and nothing else (a
-/// parsed tree costs many times its text, and even a parsed identity costs several times a
-/// small document: this keeps peak memory near the size of the input).
+/// The text of each input of the stream (UTF-8, line ends LF), kept through admission:
+/// a slot may hold its document as a span of it.
+pub(super) type Texts<'i> = [Cow<'i, str>];
+
+/// A document kept between reading and admission, as compact JSON or as its span of the
+/// input, and nothing else (a parsed tree costs many times its text, and even a parsed
+/// identity costs several times a small document: this keeps peak memory near the size of
+/// the input).
 pub(super) struct Slot {
     pub origin: Origin,
-    body: Box<str>,
+    held: Held,
     /// The document's group and kind, an index into [`Intake::kinds_seen`]; `None` only for
     /// a pass-through item that could not be identified (KRM mode keeps it to echo the
     /// input back unchanged on failure). Four bytes, where a parsed identity would cost
@@ -42,16 +48,52 @@ pub(super) struct Slot {
     pub source: Option<Box<ItemText>>,
 }
 
-impl Slot {
-    fn of_value(value: &Value, kind: Option<u32>, origin: &Origin, passthrough: bool) -> Slot {
-        Slot::of_body(compact(value), kind, origin, passthrough)
+/// How a slot holds its document.
+enum Held {
+    /// Compact JSON.
+    Json(Box<str>),
+    /// Its own text (the only document of its chunk): read again from the input when
+    /// admitted and, when every reader reads it alike (`ChunkText::portable`), written back
+    /// as it is when nothing changed it. No copy of the text is made, so such a document
+    /// costs only the slot.
+    Text { span: Span, portable: bool },
+}
+
+/// Where a document's text is: `len` bytes from `start` of the input `input` ([`Texts`]).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Span {
+    start: usize,
+    input: u32,
+    len: u32,
+}
+
+impl Span {
+    /// The span of `own` in `input`'s text `base`, when `own` lies in it.
+    fn of(own: &str, base: &str, input: u32) -> Option<Span> {
+        let start = (own.as_ptr() as usize).checked_sub(base.as_ptr() as usize)?;
+        let end = start.checked_add(own.len())?;
+        (end <= base.len()).then_some(())?;
+        Some(Span {
+            start,
+            input,
+            len: u32::try_from(own.len()).ok()?,
+        })
     }
 
-    /// A slot for `body`, the compact JSON of the document.
-    fn of_body(body: Box<str>, kind: Option<u32>, origin: &Origin, passthrough: bool) -> Slot {
+    pub fn text<'t>(&self, texts: &'t Texts<'_>) -> &'t str {
+        &texts[self.input as usize][self.start..self.start + self.len as usize]
+    }
+}
+
+impl Slot {
+    fn of_value(value: &Value, kind: Option<u32>, origin: &Origin, passthrough: bool) -> Slot {
+        Slot::of_held(Held::Json(compact(value)), kind, origin, passthrough)
+    }
+
+    fn of_held(held: Held, kind: Option<u32>, origin: &Origin, passthrough: bool) -> Slot {
         Slot {
             origin: origin.clone(),
-            body,
+            held,
             kind,
             passthrough,
             list: false,
@@ -61,15 +103,33 @@ impl Slot {
 
     /// The size of the document as held (what admission windows are measured in).
     pub fn len(&self) -> usize {
-        self.body.len()
+        match &self.held {
+            Held::Json(body) => body.len(),
+            Held::Text { span, .. } => span.len as usize,
+        }
     }
 
-    pub fn value(&self) -> Value {
-        read_compact(&self.body)
+    /// The document's own text, when it is held as one: what it is written back as when
+    /// admission leaves it as it was read (docs/yaml.md, "Untouched documents").
+    pub fn own_text<'t>(&self, texts: &'t Texts<'_>) -> Option<&'t str> {
+        match &self.held {
+            Held::Text {
+                span,
+                portable: true,
+            } => Some(span.text(texts)),
+            _ => None,
+        }
     }
 
-    pub fn resource(&self) -> Resource {
-        let value = self.value();
+    pub fn value(&self, texts: &Texts<'_>) -> Value {
+        match &self.held {
+            Held::Json(body) => read_compact(body),
+            Held::Text { span, .. } => read_own_text(span.text(texts)),
+        }
+    }
+
+    pub fn resource(&self, texts: &Texts<'_>) -> Resource {
+        let value = self.value(texts);
         Resource {
             id: Identity::of(&value).expect("only identified documents are admitted"),
             value,
@@ -80,10 +140,12 @@ impl Slot {
 }
 
 /// Everything read, sorted into resources and configuration.
-pub(super) struct Intake {
+pub(super) struct Intake<'i> {
     /// The input was a `ResourceList`.
     pub krm: bool,
     pub slots: Vec<Slot>,
+    /// Each input's text, kept while slots may point into it.
+    pub texts: Vec<Cow<'i, str>>,
     /// Every (group, kind) a slot holds, once; slots point into it.
     kinds_seen: Vec<(String, String)>,
     kind_index: HashMap<(String, String), u32>,
@@ -109,6 +171,9 @@ pub(super) struct Intake {
     pub known_texts: Option<HashMap<TextDigest, Identity>>,
     /// The digest of the document being accepted, while it is.
     pending_text: Option<TextDigest>,
+    /// The span of the document being accepted, while it is, and whether its text may be
+    /// written back.
+    pending_span: Option<(Span, bool)>,
     /// The threads decoding and admission are spread over (`--jobs`).
     pub jobs: Arc<Jobs>,
 }
@@ -120,7 +185,7 @@ enum Decoded {
     /// on the thread that built it.
     Resource {
         id: Identity,
-        body: Box<str>,
+        held: Held,
         /// The file its annotations say it comes from.
         declared: Option<Declared>,
         /// With `--old`: the digest of its own text.
@@ -130,16 +195,31 @@ enum Decoded {
     Other {
         value: Value,
         digest: Option<TextDigest>,
+        span: Option<(Span, bool)>,
     },
 }
 
 impl Decoded {
-    fn of(value: Value, digest: Option<TextDigest>, source: &Arc<str>) -> Decoded {
+    /// `span`: where the document's own text is, and whether it may be written back.
+    fn of(
+        value: Value,
+        digest: Option<TextDigest>,
+        span: Option<(Span, bool)>,
+        source: &Arc<str>,
+    ) -> Decoded {
         if is_list(&value) || resource_list::is_resource_list(&value) {
-            return Decoded::Other { value, digest };
+            return Decoded::Other {
+                value,
+                digest,
+                span: None,
+            };
         }
         let Ok(id) = Identity::of(&value) else {
-            return Decoded::Other { value, digest };
+            return Decoded::Other {
+                value,
+                digest,
+                span,
+            };
         };
         let resource = Resource {
             value,
@@ -160,14 +240,24 @@ impl Decoded {
             return Decoded::Other {
                 value: resource.value,
                 digest,
+                span,
             };
         }
         Decoded::Resource {
-            body: compact(&resource.value),
+            held: held(&resource.value, span),
             declared: declared_by_annotations(&resource.value),
             id: resource.id,
             digest,
         }
+    }
+}
+
+/// How a slot holds a document: as its own text when it has a span (the tree is dropped),
+/// as compact JSON otherwise.
+fn held(value: &Value, span: Option<(Span, bool)>) -> Held {
+    match span {
+        Some((span, portable)) => Held::Text { span, portable },
+        None => Held::Json(compact(value)),
     }
 }
 
@@ -186,11 +276,12 @@ pub(super) fn text_digest(text: &str) -> TextDigest {
     sha2::Sha256::digest(text.as_bytes()).into()
 }
 
-impl Intake {
-    pub fn new(options: &Options, jobs: Arc<Jobs>) -> Intake {
+impl<'i> Intake<'i> {
+    pub fn new(options: &Options, jobs: Arc<Jobs>) -> Intake<'i> {
         Intake {
             krm: false,
             slots: Vec::new(),
+            texts: Vec::new(),
             kinds_seen: Vec::new(),
             kind_index: HashMap::new(),
             loader: Loader::new(options.allow_paths_outside_root).with_limits(options.limits),
@@ -206,14 +297,17 @@ impl Intake {
             limits: options.limits,
             known_texts: (!options.old_inputs.is_empty()).then(HashMap::new),
             pending_text: None,
+            pending_span: None,
             jobs,
         }
     }
 
-    /// A slot for an identified resource.
-    fn slot(&mut self, resource: &Resource, passthrough: bool) -> Slot {
+    /// A slot for an identified resource; `span`: where its own text is, and whether it
+    /// may be written back.
+    fn slot(&mut self, resource: &Resource, passthrough: bool, span: Option<(Span, bool)>) -> Slot {
         let kind = self.kind_index(&resource.id);
-        Slot::of_value(&resource.value, Some(kind), &resource.origin, passthrough)
+        let held = held(&resource.value, span);
+        Slot::of_held(held, Some(kind), &resource.origin, passthrough)
     }
 
     /// The index of `id`'s group and kind in [`Intake::kinds_seen`], added when new.
@@ -235,8 +329,8 @@ impl Intake {
     }
 
     /// Reads stdin: a lone `ResourceList` makes this a KRM call, anything else is a stream.
-    pub fn read_stdin(&mut self, stdin: &[u8]) {
-        self.read_input(STDIN, stdin, true);
+    pub fn read_stdin(&mut self, stdin: &'i [u8]) {
+        self.read_input(STDIN, Cow::Borrowed(stdin), true);
         self.finish();
     }
 
@@ -245,7 +339,7 @@ impl Intake {
     /// subdirectories too when `recursive`), anything else a file, whatever its name.
     /// Every input is the resource stream, with the stream's trust. Returns how many
     /// bytes were read.
-    pub fn read_files(&mut self, inputs: &[PathBuf], recursive: bool, stdin: &[u8]) -> usize {
+    pub fn read_files(&mut self, inputs: &[PathBuf], recursive: bool, stdin: &'i [u8]) -> usize {
         let files = manifest_files(inputs, recursive, "-f", &mut self.diagnostics);
         let mut read = 0;
         let mut stdin_read = false;
@@ -258,14 +352,14 @@ impl Intake {
                     ));
                     continue;
                 }
-                self.read_input(STDIN, stdin, i == last);
+                self.read_input(STDIN, Cow::Borrowed(stdin), i == last);
                 read += stdin.len();
                 continue;
             }
             match std::fs::read(file) {
                 Ok(bytes) => {
-                    self.read_input(&file.display().to_string(), &bytes, i == last);
                     read += bytes.len();
+                    self.read_input(&file.display().to_string(), Cow::Owned(bytes), i == last);
                 }
                 Err(e) => self.diagnostics.push(Diagnostic::input(format!(
                     "cannot read -f {}: {e}",
@@ -279,9 +373,17 @@ impl Intake {
 
     /// Reads one input of the stream. `last`: no input follows, so a `ResourceList` read
     /// as the first and only document so far is a KRM call.
-    fn read_input(&mut self, name: &str, bytes: &[u8], last: bool) {
+    fn read_input(&mut self, name: &str, bytes: Cow<'i, [u8]>, last: bool) {
         let before = self.documents;
-        self.read_documents(name, bytes);
+        match input_text(bytes) {
+            Ok(text) => {
+                // Kept, so that slots may hold their document as a span of it.
+                self.texts.push(text);
+                let input = self.texts.len() - 1;
+                self.read_documents(name, input);
+            }
+            Err(bytes) => self.read_unreadable(name, &bytes),
+        }
         if !last {
             return;
         }
@@ -289,7 +391,13 @@ impl Intake {
             self.krm = true;
             self.accept_resource_list(list);
             if before == 0 {
-                self.attach_item_sources(bytes);
+                // Taken out while read: a KRM call's slots are the list's items, held as
+                // compact JSON, so none points into it meanwhile.
+                if let Some(last) = self.texts.last_mut() {
+                    let text = std::mem::take(last);
+                    self.attach_item_sources(&text);
+                    *self.texts.last_mut().expect("just taken") = text;
+                }
             }
         }
     }
@@ -308,11 +416,8 @@ impl Intake {
 
     /// KRM mode: each item's own lines, when they read back to the item exactly, go with
     /// its slot (one slot per item, in order, until claims and generation change that).
-    fn attach_item_sources(&mut self, stdin: &[u8]) {
-        let Ok(text) = stream_text(stdin) else {
-            return;
-        };
-        let Some(items) = kadmit_yaml::spans::sequence_items(&text, "items") else {
+    fn attach_item_sources(&mut self, text: &str) {
+        let Some(items) = kadmit_yaml::spans::sequence_items(text, "items") else {
             return;
         };
         if items.len() != self.slots.len() {
@@ -320,7 +425,7 @@ impl Intake {
         }
         for (slot, item) in self.slots.iter_mut().zip(items) {
             let Some(mut item) = item else { continue };
-            if verify_item_text(&mut item, &slot.value(), &self.limits) {
+            if verify_item_text(&mut item, &slot.value(&self.texts), &self.limits) {
                 slot.source = Some(Box::new(item));
             }
         }
@@ -330,15 +435,44 @@ impl Intake {
     /// this thread, in input order (what it teaches — CRDs, Namespaces, a pending
     /// `ResourceList` — applies to the documents after it). A plain resource was made
     /// ready on its decoding thread ([`Decoded::Resource`]).
-    fn read_documents(&mut self, name: &str, input: &[u8]) {
+    fn read_documents(&mut self, name: &str, input: usize) {
         let source: Arc<str> = Arc::from(name);
         let limits = self.limits;
         let digests = self.known_texts.is_some();
         let jobs = self.jobs.clone();
-        let prepare = |text: Option<&str>, value: Value| {
-            Decoded::of(value, text.filter(|_| digests).map(text_digest), &source)
+        // Moved out while read, so documents can be accepted meanwhile.
+        let base = std::mem::take(&mut self.texts[input]);
+        let index = u32::try_from(input).expect("fewer than 2^32 inputs");
+        let prepare = |own: Option<ChunkText<'_>>, value: Value| {
+            let digest = own.filter(|_| digests).map(|own| text_digest(own.text));
+            let span = own
+                .filter(|own| own.alone)
+                .and_then(|own| Some((Span::of(own.text, &base, index)?, own.portable)));
+            Decoded::of(value, digest, span, &source)
         };
-        decode_stream_in_parallel(input, &source, &limits, &jobs, prepare, |doc| {
+        self.decode_into_slots(base.as_bytes(), &source, &limits, &jobs, prepare);
+        self.texts[input] = base;
+    }
+
+    /// An input that is not UTF-8: read only for the problem it is.
+    fn read_unreadable(&mut self, name: &str, bytes: &[u8]) {
+        let source: Arc<str> = Arc::from(name);
+        let limits = self.limits;
+        let jobs = self.jobs.clone();
+        let prepare =
+            |_: Option<ChunkText<'_>>, value: Value| Decoded::of(value, None, None, &source);
+        self.decode_into_slots(bytes, &source, &limits, &jobs, prepare);
+    }
+
+    fn decode_into_slots(
+        &mut self,
+        input: &[u8],
+        source: &Arc<str>,
+        limits: &Limits,
+        jobs: &Jobs,
+        prepare: impl Fn(Option<ChunkText<'_>>, Value) -> Decoded + Sync,
+    ) {
+        decode_stream_in_parallel(input, source, limits, jobs, prepare, |doc| {
             let (origin, decoded) = match doc {
                 Ok(doc) => doc,
                 Err(problem) => return self.diagnostics.push(problem),
@@ -364,7 +498,7 @@ impl Intake {
         match decoded {
             Decoded::Resource {
                 id,
-                body,
+                held,
                 declared,
                 digest,
             } => {
@@ -373,18 +507,25 @@ impl Intake {
                 }
                 let kind = self.kind_index(&id);
                 self.slots
-                    .push(Slot::of_body(body, Some(kind), &origin, false));
+                    .push(Slot::of_held(held, Some(kind), &origin, false));
                 if let (Some(known), Some(digest), false) =
                     (self.known_texts.as_mut(), digest, self.krm)
                 {
                     known.insert(digest, id);
                 }
             }
-            Decoded::Other { value, digest } => {
-                // Only a document that is one resource is known by its text.
+            Decoded::Other {
+                value,
+                digest,
+                span,
+            } => {
+                // Only a document that is one resource is known by its text, or written
+                // back as it.
                 self.pending_text = digest.filter(|_| !is_list(&value));
+                self.pending_span = span.filter(|_| !is_list(&value));
                 self.accept(Document { value, origin });
                 self.pending_text = None;
+                self.pending_span = None;
             }
         }
     }
@@ -432,7 +573,7 @@ impl Intake {
                 }
             }
         }
-        let mut slot = self.slot(&list, false);
+        let mut slot = self.slot(&list, false, None);
         slot.list = true;
         self.slots.push(slot);
     }
@@ -458,13 +599,15 @@ impl Intake {
         if classify(&resource).is_some() {
             let base = base_dir_of(&resource, &self.config_root);
             if self.krm || self.keep_config {
-                let slot = self.slot(&resource, true);
+                let span = self.pending_span.take();
+                let slot = self.slot(&resource, true, span);
                 self.slots.push(slot);
             }
             let root = self.config_root.clone();
             self.loader.add(resource, Source::Stream, &base, &root);
         } else {
-            let slot = self.slot(&resource, false);
+            let span = self.pending_span.take();
+            let slot = self.slot(&resource, false, span);
             self.slots.push(slot);
             if let (Some(known), Some(digest), false) = (
                 self.known_texts.as_mut(),
@@ -483,29 +626,40 @@ impl Intake {
         &mut self,
         mut is_virtual: impl FnMut(&str, &str) -> bool,
     ) -> Vec<(Identity, Origin)> {
+        // In place: a copy of the slots would hold them twice at once.
         let mut claimed_documents = Vec::new();
-        let mut kept = Vec::with_capacity(self.slots.len());
-        for slot in std::mem::take(&mut self.slots) {
-            let claimed = match self.group_kind(&slot) {
+        let mut removed = Vec::new();
+        for at in 0..self.slots.len() {
+            let slot = &self.slots[at];
+            let claimed = match self.group_kind(slot) {
                 Some((group, kind)) if !slot.passthrough && !slot.list && !group.is_empty() => {
                     is_virtual(group, kind)
                 }
                 _ => false,
             };
             if !claimed {
-                kept.push(slot);
                 continue;
             }
-            let resource = slot.resource();
+            let resource = slot.resource(&self.texts);
             claimed_documents.push((resource.id.clone(), resource.origin.clone()));
             if self.keep_config {
-                kept.push(self.slot(&resource, true));
+                self.slots[at] = self.slot(&resource, true, None);
+            } else {
+                removed.push(at);
             }
             let base = base_dir_of(&resource, &self.config_root);
             let root = self.config_root.clone();
             self.loader.add_virtual(resource, &base, &root);
         }
-        self.slots = kept;
+        if !removed.is_empty() {
+            let mut at = 0;
+            let mut removed = removed.into_iter().peekable();
+            self.slots.retain(|_| {
+                let gone = removed.next_if_eq(&at).is_some();
+                at += 1;
+                !gone
+            });
+        }
         claimed_documents
     }
 
@@ -627,7 +781,10 @@ impl Intake {
         for slot in self.slots.iter().filter(|slot| !slot.list) {
             if let Some((group, kind)) = self.group_kind(slot).filter(|(g, k)| wanted(g, k)) {
                 let key = (group.to_owned(), kind.to_owned());
-                objects.entry(key).or_default().push(slot.value());
+                objects
+                    .entry(key)
+                    .or_default()
+                    .push(slot.value(&self.texts));
             }
         }
         objects
@@ -773,6 +930,40 @@ fn verify_item_text(item: &mut ItemText, value: &Value, limits: &Limits) -> bool
         item.keys.clear();
     }
     true
+}
+
+/// An input's text as documents are read from it and slots point into it: UTF-8, without
+/// a byte-order mark, line ends LF ([`stream_text`]); the bytes back when not UTF-8.
+fn input_text(bytes: Cow<'_, [u8]>) -> Result<Cow<'_, str>, Cow<'_, [u8]>> {
+    match bytes {
+        Cow::Borrowed(bytes) => match stream_text(bytes) {
+            Ok(text) => Ok(text),
+            Err(_) => Err(Cow::Borrowed(bytes)),
+        },
+        Cow::Owned(bytes) => match String::from_utf8(bytes) {
+            Ok(text) => {
+                let converted = match stream_text(text.as_bytes()) {
+                    Ok(Cow::Borrowed(same)) if same.len() == text.len() => None,
+                    Ok(converted) => Some(converted.into_owned()),
+                    Err(_) => unreachable!("checked to be UTF-8"),
+                };
+                Ok(Cow::Owned(converted.unwrap_or(text)))
+            }
+            Err(e) => Err(Cow::Owned(e.into_bytes())),
+        },
+    }
+}
+
+/// A portable document read again from its own text. It was read once already, within the
+/// run's limits, to one document: no limit is checked again.
+fn read_own_text(text: &str) -> Value {
+    let unlimited = Limits {
+        max_nodes: usize::MAX,
+    };
+    match compose_with(text, &unlimited).map(|mut docs| docs.pop()) {
+        Ok(Some(doc)) => doc.value,
+        _ => unreachable!("a slot's own text was read to one document before"),
+    }
 }
 
 /// A document held as compact JSON between intake and admission, read back (no recursion

@@ -99,6 +99,9 @@ pub struct Options {
     /// Keep each admitted resource's value as read and as admitted in
     /// [`Outcome::admitted`] (`kadmit diff`); off, nothing more is held than the output.
     pub keep_admitted: bool,
+    /// Keep who was admitted in [`Outcome::subjects`] (reports, `kadmit test`); off (no
+    /// `--report`), nothing is held per resource but its slot (docs/security.md, "Memory").
+    pub keep_subjects: bool,
     /// `--jobs`: how many threads decoding, admission and encoding are spread over (at
     /// least one; one starts no thread). The output does not depend on it.
     pub jobs: usize,
@@ -145,6 +148,7 @@ impl Options {
             user: None,
             groups: Vec::new(),
             keep_admitted: false,
+            keep_subjects: true,
             jobs: available_jobs(),
         }
     }
@@ -161,8 +165,8 @@ pub struct Outcome {
     /// With [`Options::keep_admitted`]: every resource that went through admission, in
     /// input order (empty when admission did not run: bad input or configuration).
     pub admitted: Vec<Admitted>,
-    /// Every resource admission saw, in input order (empty when the run stopped before
-    /// admission: bad input or configuration).
+    /// With [`Options::keep_subjects`]: every resource admission saw, in input order
+    /// (empty when the run stopped before admission: bad input or configuration).
     pub subjects: Vec<Subject>,
 }
 
@@ -253,7 +257,7 @@ fn fail_closed(
                 .group_kind(slot)
                 .is_some_and(|(group, kind)| is_unsupported_family(group, kind))
         })
-        .map(|slot| slot.resource().id)
+        .map(|slot| slot.resource(&intake.texts).id)
         .filter_map(|id| unsupported_family(&id).map(|family| format!("{id}: {}", family.name)))
         .collect();
     if !unrun.is_empty() {
@@ -362,7 +366,8 @@ fn run_input(options: Options, stdin: Cow<'_, [u8]>) -> Outcome {
     );
     drop(known_texts);
     intake.diagnostics.extend(old_conflicts(&options));
-    drop(stdin);
+    // The input stays until the output is written: untouched documents are copied from
+    // it (docs/yaml.md, "Untouched documents").
 
     let mut catalog = Catalog::new(
         plugin_roots(
@@ -457,7 +462,7 @@ fn run_input(options: Options, stdin: Cow<'_, [u8]>) -> Outcome {
         (true, true) if format == Format::ResourceList => {
             let mut original = Encoder::new(Format::ResourceList);
             for slot in &intake.slots {
-                let value = slot.value();
+                let value = slot.value(&intake.texts);
                 match slot.source.as_deref() {
                     Some(text) => original.push_item(&value, &value, text),
                     None => original.push(&value),

@@ -19,6 +19,7 @@
 //! once, into the value.
 
 use crate::compose::Composed;
+use crate::portable;
 use crate::scalar::{resolve_plain, Resolved};
 use crate::Limits;
 use serde_json::{Map, Value};
@@ -63,13 +64,19 @@ pub(crate) fn read_checked_block_document(text: &str, limits: &Limits) -> Option
         depth: 0,
         entries: Vec::new(),
         items: Vec::new(),
+        portable: true,
     };
     reader.next_content_line().ok()?;
     let indent = reader.indent?;
     let line = reader.line;
     let value = reader.block_node(indent).ok()?;
     match reader.indent {
-        None => Some(vec![Composed { value, line }]),
+        // Anchors, aliases, tags, merge keys, directives and `...` never get this far.
+        None => Some(vec![Composed {
+            value,
+            line,
+            portable: reader.portable,
+        }]),
         Some(_) => None,
     }
 }
@@ -92,6 +99,9 @@ struct Reader<'a> {
     entries: Vec<(String, Value)>,
     /// Items of the sequences being read, innermost last.
     items: Vec<Value>,
+    /// Whether every reader reads the text read so far alike ([`Composed::portable`]):
+    /// each plain scalar is checked as it is resolved.
+    portable: bool,
 }
 
 impl<'a> Reader<'a> {
@@ -134,6 +144,14 @@ impl<'a> Reader<'a> {
     /// A `-` starting a block sequence item at `pos`.
     fn at_dash(&self) -> bool {
         self.peek() == Some(b'-') && self.blank_or_end(self.pos + 1)
+    }
+
+    /// Notes whether the plain scalar `text`, read as `value`, means the same to every
+    /// reader ([`portable::plain_scalar`]).
+    fn note_plain(&mut self, text: &str, value: &Value, is_key: bool) {
+        if self.portable {
+            self.portable = portable::plain_scalar(text, value, is_key);
+        }
     }
 
     fn skip_spaces(&mut self) {
@@ -300,10 +318,19 @@ impl<'a> Reader<'a> {
                 self.count()?;
                 if let Scalar::Plain(first) = scalar {
                     if let Some(folded) = self.plain_continuation(first, parent)? {
-                        return Scalar::Plain(&folded).value();
+                        let value = Scalar::Plain(&folded).value()?;
+                        self.note_plain(&folded, &value, false);
+                        return Ok(value);
                     }
                 }
+                let plain = match scalar {
+                    Scalar::Plain(text) => Some(text),
+                    Scalar::Quoted(_) => None,
+                };
                 let value = scalar.value()?;
+                if let Some(text) = plain {
+                    self.note_plain(text, &value, false);
+                }
                 self.end_of_line()?;
                 Ok(value)
             }
@@ -430,12 +457,18 @@ impl<'a> Reader<'a> {
         self.count()?;
         let key = match scalar {
             Scalar::Plain("<<") => return Err(Unhandled),
-            Scalar::Plain(text) => match resolve_plain(text) {
-                Resolved::Value(Value::String(s)) => s,
-                Resolved::Value(Value::Bool(b)) => b.to_string(),
-                Resolved::Value(Value::Number(n)) => n.to_string(),
-                _ => return Err(Unhandled),
-            },
+            Scalar::Plain(text) => {
+                let Resolved::Value(value) = resolve_plain(text) else {
+                    return Err(Unhandled);
+                };
+                self.note_plain(text, &value, true);
+                match value {
+                    Value::String(s) => s,
+                    Value::Bool(b) => b.to_string(),
+                    Value::Number(n) => n.to_string(),
+                    _ => return Err(Unhandled),
+                }
+            }
             Scalar::Quoted(text) => text,
         };
         Ok(key)
@@ -527,6 +560,10 @@ impl<'a> Reader<'a> {
                 }
                 Some(b'\\') => {
                     out.push_str(&self.text[run..at]);
+                    // `\/` is YAML 1.2 only: a YAML 1.1 reader refuses it.
+                    if self.peek_at(at + 1) == Some(b'/') {
+                        self.portable = false;
+                    }
                     let (c, len) = self.escape(at + 1)?;
                     out.push(c);
                     at += 1 + len;
@@ -598,7 +635,7 @@ impl<'a> Reader<'a> {
             let value = match self.peek() {
                 Some(b'\'') => Value::String(self.single_quoted()?),
                 Some(b'"') => Value::String(self.double_quoted()?),
-                _ => self.flow_word()?,
+                _ => self.flow_word(false)?,
             };
             self.count()?;
             items.push(value);
@@ -634,7 +671,7 @@ impl<'a> Reader<'a> {
             let key = match self.peek() {
                 Some(b'\'') => self.single_quoted()?,
                 Some(b'"') => self.double_quoted()?,
-                _ => match self.flow_word()? {
+                _ => match self.flow_word(true)? {
                     Value::String(s) if s != "<<" => s,
                     Value::Bool(b) => b.to_string(),
                     Value::Number(n) => n.to_string(),
@@ -651,7 +688,7 @@ impl<'a> Reader<'a> {
             let value = match self.peek() {
                 Some(b'\'') => Value::String(self.single_quoted()?),
                 Some(b'"') => Value::String(self.double_quoted()?),
-                _ => self.flow_word()?,
+                _ => self.flow_word(false)?,
             };
             self.count()?;
             if map.insert(key, value).is_some() {
@@ -678,7 +715,7 @@ impl<'a> Reader<'a> {
 
     /// A plain scalar inside a flow collection, kept to word characters so that no flow
     /// indicator, `:` or `#` rule comes into play.
-    fn flow_word(&mut self) -> Read<Value> {
+    fn flow_word(&mut self, is_key: bool) -> Read<Value> {
         let start = self.pos;
         let word = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'/' | b'-');
         match self.peek() {
@@ -689,8 +726,12 @@ impl<'a> Reader<'a> {
         while self.peek().is_some_and(word) {
             self.pos += 1;
         }
-        match resolve_plain(&self.text[start..self.pos]) {
-            Resolved::Value(value) => Ok(value),
+        let text = &self.text[start..self.pos];
+        match resolve_plain(text) {
+            Resolved::Value(value) => {
+                self.note_plain(text, &value, is_key);
+                Ok(value)
+            }
             _ => Err(Unhandled),
         }
     }

@@ -2,6 +2,7 @@
 //! YAML 1.1 scalars, merge keys applied, aliases expanded within limits, keys turned into
 //! strings like `sigs.k8s.io/yaml` does, duplicate keys refused.
 
+use super::portable;
 use super::scalar::{float_value, resolve_plain, Resolved};
 use crate::Limits;
 use serde_json::{Map, Value};
@@ -28,6 +29,11 @@ pub struct ComposeError {
 pub struct Composed {
     pub value: Value,
     pub line: usize,
+    /// Every YAML 1.1 and 1.2 reader reads the document's text to `value`, so the text may
+    /// be written out again as it is ([`portable`], docs/yaml.md "Untouched documents"):
+    /// no tags, anchors, aliases or merge keys, and every plain scalar spelled as the
+    /// writer would spell it.
+    pub portable: bool,
 }
 
 enum Frame {
@@ -59,6 +65,8 @@ struct Composer {
     documents: Vec<Composed>,
     doc_line: usize,
     doc_value: Option<Value>,
+    /// Whether the document read so far is [`Composed::portable`].
+    portable: bool,
 }
 
 fn err(message: impl Into<String>, mark: &Marker) -> ComposeError {
@@ -136,10 +144,20 @@ fn compose_checked(
         }
         match compose_text(text, limits) {
             Err(e) if go_yaml_may_read(&e) => {}
+            Ok(mut documents) => {
+                // What the events do not show (directives, `...`, `\/`).
+                if documents.iter().any(|d| d.portable) && !portable::text(text) {
+                    documents.iter_mut().for_each(|d| d.portable = false);
+                }
+                return Ok(documents);
+            }
             result => return result,
         }
     }
-    compose_text(&go_yaml_text(text), limits)
+    // Text only go-yaml reads as kubectl does is not the same to every reader.
+    let mut documents = compose_text(&go_yaml_text(text), limits)?;
+    documents.iter_mut().for_each(|d| d.portable = false);
+    Ok(documents)
 }
 
 fn compose_text(text: &str, limits: &Limits) -> Result<Vec<Composed>, ComposeError> {
@@ -153,6 +171,7 @@ fn compose_text(text: &str, limits: &Limits) -> Result<Vec<Composed>, ComposeErr
         documents: Vec::new(),
         doc_line: 1,
         doc_value: None,
+        portable: true,
     };
     loop {
         let (event, mark) = parser.next_token().map_err(|e| ComposeError {
@@ -171,17 +190,27 @@ fn compose_text(text: &str, limits: &Limits) -> Result<Vec<Composed>, ComposeErr
                 c.anchors.clear();
                 c.parsed_nodes = 0;
                 c.alias_nodes = 0;
+                c.portable = true;
             }
             Event::DocumentEnd => {
                 if let Some(value) = c.doc_value.take() {
                     c.documents.push(Composed {
                         value,
                         line: c.doc_line,
+                        portable: c.portable,
                     });
                 }
             }
             Event::Scalar(text, style, anchor, tag) => {
+                let plain = style == TScalarStyle::Plain && tag.is_none();
+                // The spelling of a plain scalar decides; once the document is not
+                // portable nothing more is looked at.
+                let spelling = (plain && c.portable && anchor == 0).then(|| text.clone());
                 let value = scalar_value(text, style, tag.as_ref(), &mark)?;
+                c.portable &= anchor == 0 && tag.is_none();
+                if let Some(spelling) = spelling {
+                    c.portable &= portable::plain_scalar(&spelling, &value, c.expects_key());
+                }
                 c.count_parsed(&mark)?;
                 if anchor > 0 {
                     c.anchors.insert(anchor, value.clone());
@@ -189,6 +218,7 @@ fn compose_text(text: &str, limits: &Limits) -> Result<Vec<Composed>, ComposeErr
                 c.push_value(value, style == TScalarStyle::Plain && tag.is_none(), &mark)?;
             }
             Event::Alias(id) => {
+                c.portable = false;
                 let value = c
                     .anchors
                     .get(&id)
@@ -208,7 +238,8 @@ fn compose_text(text: &str, limits: &Limits) -> Result<Vec<Composed>, ComposeErr
                 }
                 c.push_value(value, false, &mark)?;
             }
-            Event::SequenceStart(anchor, _) => {
+            Event::SequenceStart(anchor, tag) => {
+                c.portable &= anchor == 0 && tag.is_none();
                 c.open(
                     Frame::Sequence {
                         anchor,
@@ -217,7 +248,8 @@ fn compose_text(text: &str, limits: &Limits) -> Result<Vec<Composed>, ComposeErr
                     &mark,
                 )?;
             }
-            Event::MappingStart(anchor, _) => {
+            Event::MappingStart(anchor, tag) => {
+                c.portable &= anchor == 0 && tag.is_none();
                 c.open(
                     Frame::Mapping {
                         anchor,
@@ -248,12 +280,24 @@ fn compose_text(text: &str, limits: &Limits) -> Result<Vec<Composed>, ComposeErr
         c.documents.push(Composed {
             value,
             line: c.doc_line,
+            portable: c.portable,
         });
     }
     Ok(c.documents)
 }
 
 impl Composer {
+    /// Whether the next node is a mapping key.
+    fn expects_key(&self) -> bool {
+        matches!(
+            self.stack.last(),
+            Some(Frame::Mapping {
+                pending_key: None,
+                ..
+            })
+        )
+    }
+
     fn open(&mut self, frame: Frame, mark: &Marker) -> Result<(), ComposeError> {
         if let Some(Frame::Mapping {
             pending_key: None, ..

@@ -104,6 +104,11 @@ fn write_sequence(out: &mut String, items: &[Value], level: usize) {
     }
 }
 
+/// A scalar as the writer spells it on one line (`true`, `null`, `8080`, `0.5`).
+pub(crate) fn write_scalar(out: &mut String, value: &Value) {
+    write_inline(out, value, 0);
+}
+
 /// A scalar or empty collection on the current line; block strings continue below it.
 fn write_inline(out: &mut String, value: &Value, level: usize) {
     match value {

@@ -14,6 +14,7 @@ pub mod block;
 pub mod compose;
 pub mod emit;
 pub mod json;
+pub mod portable;
 mod prescan;
 pub mod scalar;
 pub mod spans;

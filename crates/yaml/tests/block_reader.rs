@@ -13,10 +13,15 @@ use serde_json::Value;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-type Outcome = Result<Vec<(usize, Value)>, ComposeError>;
+/// Line, value and whether every reader reads the text alike (`Composed::portable`).
+type Outcome = Result<Vec<(usize, Value, bool)>, ComposeError>;
 
 fn outcome(result: Result<Vec<Composed>, ComposeError>) -> Outcome {
-    result.map(|docs| docs.into_iter().map(|d| (d.line, d.value)).collect())
+    result.map(|docs| {
+        docs.into_iter()
+            .map(|d| (d.line, d.value, d.portable))
+            .collect()
+    })
 }
 
 /// Tally of what was compared, so a test can tell that the block reader was used at all.
