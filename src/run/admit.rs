@@ -9,7 +9,7 @@ use crate::core::diagnostic::{has_errors, Diagnostic};
 use crate::core::jobs::Jobs;
 use crate::core::pipeline::{Admission, Change, Context, Pipeline};
 use crate::core::resource::{Identity, Origin, Resource, FUNCTION_ANNOTATION, LOCAL_CONFIG};
-use crate::io::encode::{render, Encoder};
+use crate::io::encode::{render, Encoder, Format};
 use kadmit_yaml::spans::ItemText;
 use serde_json::Value;
 
@@ -31,12 +31,38 @@ pub(super) struct Admitter<'a> {
     pub admitted: Option<Vec<Admitted>>,
 }
 
-/// How much of the stream is admitted at once: each slot of a window is read, admitted
-/// and rendered on the run's threads, then the window's results are taken in input order
-/// (docs/architecture.md, "Parallel stages").
-struct Window<'s> {
-    slots: Vec<&'s Slot>,
-    bytes: usize,
+/// A slot as admission is given it: borrowed when the input is kept (a KRM failure
+/// echoes it), else owned, and freed on the thread that admitted it.
+enum Held<'s> {
+    Kept(&'s Slot),
+    Owned(Slot),
+}
+
+impl std::ops::Deref for Held<'_> {
+    type Target = Slot;
+    fn deref(&self) -> &Slot {
+        match self {
+            Held::Kept(slot) => slot,
+            Held::Owned(slot) => slot,
+        }
+    }
+}
+
+/// What reaches the calling thread for one slot: what the parallel part made of it, or a
+/// KRM `*List`, admitted there, item by item, in its place.
+enum Taken<'s> {
+    Done(Done),
+    List(Held<'s>),
+}
+
+/// What the parallel part of admission reads: the same for every slot, read-only.
+#[derive(Clone, Copy)]
+struct Shared<'a> {
+    pipeline: &'a Pipeline,
+    cx: &'a Context,
+    options: &'a Options,
+    keep_admitted: bool,
+    format: Format,
 }
 
 /// What the parallel part made of one slot.
@@ -61,7 +87,7 @@ enum Done {
     },
 }
 
-impl Admitter<'_> {
+impl<'a> Admitter<'a> {
     /// Admits every slot into `encoder`, then generates when the mode asks for it. Unless
     /// `keep_input` (a KRM failure echoes the input), each stored document is freed as soon
     /// as its window is written, so the input and the output are not both held in full.
@@ -69,26 +95,10 @@ impl Admitter<'_> {
         let jobs = intake.jobs.clone();
         let slots = std::mem::take(&mut intake.slots);
         if keep_input {
-            self.admit_slots(slots.iter(), &jobs, encoder);
+            self.admit_slots(slots.iter().map(Held::Kept), &jobs, encoder);
             intake.slots = slots;
         } else {
-            let mut slots = slots.into_iter();
-            // Windows of owned slots, each dropped once written.
-            loop {
-                let mut owned = Vec::new();
-                let mut bytes = 0;
-                for slot in slots.by_ref() {
-                    bytes += slot.len();
-                    owned.push(slot);
-                    if bytes >= jobs.batch_bytes() {
-                        break;
-                    }
-                }
-                if owned.is_empty() {
-                    break;
-                }
-                self.admit_slots(owned.iter(), &jobs, encoder);
-            }
+            self.admit_slots(slots.into_iter().map(Held::Owned), &jobs, encoder);
         }
         if matches!(self.options.mode, Mode::Generate | Mode::Krm) {
             self.generate_all(intake, encoder);
@@ -104,121 +114,110 @@ impl Admitter<'_> {
         }
     }
 
-    /// Admits `slots` in windows of about [`Jobs::batch_bytes`]; a KRM `*List` (its items
-    /// admitted one by one) alone, in its place.
+    /// Admits `slots` over the run's threads, batch by batch, taking the results in
+    /// input order while the threads admit the next batch ([`Jobs::map_in_order`]); a KRM
+    /// `*List` (its items admitted one by one) on this thread, in its place.
     fn admit_slots<'s>(
         &mut self,
-        slots: impl Iterator<Item = &'s Slot>,
+        slots: impl Iterator<Item = Held<'s>>,
         jobs: &Jobs,
         encoder: &mut Encoder,
     ) {
-        let mut window = Window {
-            slots: Vec::new(),
-            bytes: 0,
-        };
-        for slot in slots {
-            if slot.list {
-                self.admit_window(&mut window, jobs, encoder);
-                self.admit_list(slot, encoder);
-                continue;
-            }
-            window.bytes += slot.len();
-            window.slots.push(slot);
-            if window.bytes >= jobs.batch_bytes() {
-                self.admit_window(&mut window, jobs, encoder);
-            }
+        if !self.old.is_empty() {
+            return self.admit_slots_with_old(slots, jobs, encoder);
         }
-        self.admit_window(&mut window, jobs, encoder);
+        let shared = self.shared(encoder);
+        jobs.map_in_order(
+            slots,
+            |slot| slot.len(),
+            |slot| match slot.list {
+                true => Taken::List(slot),
+                false => Taken::Done(shared.admit(&slot, None)),
+            },
+            |taken| match taken {
+                Taken::List(slot) => self.admit_list(&slot, encoder),
+                Taken::Done(done) => self.take_done(done, encoder),
+            },
+        );
     }
 
-    /// One window: read in parallel; old objects taken and subjects recorded in input
-    /// order (the first resource of an identity takes its old object); admitted and
-    /// rendered in parallel; results, diagnostics and expansions taken in input order.
-    fn admit_window(&mut self, window: &mut Window<'_>, jobs: &Jobs, encoder: &mut Encoder) {
-        let slots = std::mem::take(&mut window.slots);
-        window.bytes = 0;
+    /// With `--old`: each resource must take its old object in input order before it is
+    /// admitted (the first resource of an identity takes it), so slots go in windows of
+    /// about [`Jobs::batch_bytes`], each read in parallel, given its old object here,
+    /// then admitted and rendered in parallel, and its results taken in input order.
+    fn admit_slots_with_old<'s>(
+        &mut self,
+        slots: impl Iterator<Item = Held<'s>>,
+        jobs: &Jobs,
+        encoder: &mut Encoder,
+    ) {
+        let mut window = Vec::new();
+        let mut bytes = 0;
+        for slot in slots {
+            if slot.list {
+                self.admit_window_with_old(std::mem::take(&mut window), jobs, encoder);
+                bytes = 0;
+                self.admit_list(&slot, encoder);
+                continue;
+            }
+            bytes += slot.len();
+            window.push(slot);
+            if bytes >= jobs.batch_bytes() {
+                self.admit_window_with_old(std::mem::take(&mut window), jobs, encoder);
+                bytes = 0;
+            }
+        }
+        self.admit_window_with_old(window, jobs, encoder);
+    }
+
+    fn admit_window_with_old(&mut self, slots: Vec<Held<'_>>, jobs: &Jobs, encoder: &mut Encoder) {
         if slots.is_empty() {
             return;
         }
-        // With `--old`, each resource is read first to take its old object here, in
-        // order; without, it is read where it is admitted and its subject made there.
-        let with_old = !self.old.is_empty();
-        let resources: Vec<Option<Resource>> = if with_old {
-            let mut resources = jobs.map(slots.clone(), |slot| {
-                (!slot.passthrough).then(|| slot.resource())
-            });
-            for resource in resources.iter_mut().flatten() {
-                self.record(resource);
-            }
-            resources
-        } else {
-            slots.iter().map(|_| None).collect()
-        };
-        let (pipeline, cx, options) = (self.pipeline, self.cx, self.options);
-        let keep_admitted = self.admitted.is_some();
-        let format = encoder.format();
-        let work: Vec<(&Slot, Option<Resource>)> = slots.into_iter().zip(resources).collect();
-        let done = jobs.map(work, |(slot, resource)| {
-            if slot.passthrough {
-                let value = slot.value();
-                let source = slot.source.as_deref().map(|text| (&value, text));
-                return Done::Passthrough(render(format, &value, source));
-            }
-            let (mut resource, subject) = match resource {
-                Some(resource) => (resource, None),
-                None => {
-                    let resource = slot.resource();
-                    let subject = subject_of(&resource, cx);
-                    (resource, Some(subject))
-                }
-            };
-            let original = slot.source.as_ref().map(|_| resource.value.clone());
-            let mut before = None;
-            let mut admission = None;
-            if !pipeline.is_empty() {
-                before = keep_admitted.then(|| resource.value.clone());
-                let record = pipeline.admit(&mut resource, cx);
-                annotate(options, &mut resource, &record);
-                admission = Some(record);
-            }
-            let source = original.as_ref().zip(slot.source.as_deref());
-            let rendered = pipeline
-                .expander
-                .is_none()
-                .then(|| render(format, &resource.value, source));
-            if rendered.is_some() && !keep_admitted {
-                // Written, and wanted no more: freed here, on the thread that built it
-                // (freeing a tree on another thread is slower, and serial).
-                resource.value = Value::Null;
-                resource.old = None;
-            }
+        let mut resources = jobs.map(slots.iter().collect(), |slot: &Held<'_>| {
+            (!slot.passthrough).then(|| slot.resource())
+        });
+        for resource in resources.iter_mut().flatten() {
+            self.record(resource);
+        }
+        let shared = self.shared(encoder);
+        let work: Vec<(Held<'_>, Option<Resource>)> = slots.into_iter().zip(resources).collect();
+        let done = jobs.map(work, |(slot, resource)| shared.admit(&slot, resource));
+        for done in done {
+            self.take_done(done, encoder);
+        }
+    }
+
+    fn shared(&self, encoder: &Encoder) -> Shared<'a> {
+        Shared {
+            pipeline: self.pipeline,
+            cx: self.cx,
+            options: self.options,
+            keep_admitted: self.admitted.is_some(),
+            format: encoder.format(),
+        }
+    }
+
+    /// What the parallel part made of a slot: subjects, diagnostics, changes and
+    /// `Admitted` records kept, the text written (or expanded), in input order.
+    fn take_done(&mut self, done: Done, encoder: &mut Encoder) {
+        match done {
+            Done::Passthrough(text) => encoder.push_rendered(&text),
             Done::Resource {
                 resource,
                 subject,
                 before,
                 admission,
                 rendered,
-            }
-        });
-        for done in done {
-            match done {
-                Done::Passthrough(text) => encoder.push_rendered(&text),
-                Done::Resource {
-                    resource,
-                    subject,
-                    before,
-                    admission,
-                    rendered,
-                } => {
-                    self.subjects.extend(subject);
-                    match admission {
-                        Some(admission) => self.take_admission(&resource, before, admission),
-                        None => self.keep_unadmitted(&resource),
-                    }
-                    match rendered {
-                        Some(text) => encoder.push_rendered(&text),
-                        None => self.emit(&resource, None, encoder),
-                    }
+            } => {
+                self.subjects.extend(subject);
+                match admission {
+                    Some(admission) => self.take_admission(&resource, before, admission),
+                    None => self.keep_unadmitted(&resource),
+                }
+                match rendered {
+                    Some(text) => encoder.push_rendered(&text),
+                    None => self.emit(&resource, None, encoder),
                 }
             }
         }
@@ -431,6 +430,60 @@ impl Admitter<'_> {
                     .with_resource(&source.id)
                     .with_origin(&origin),
             ),
+        }
+    }
+}
+
+impl Shared<'_> {
+    /// The parallel part of one slot's admission: read (unless `resource`, read already
+    /// and given its old object), admitted, rendered; a function of the slot alone.
+    fn admit(&self, slot: &Slot, resource: Option<Resource>) -> Done {
+        let Shared {
+            pipeline,
+            cx,
+            options,
+            keep_admitted,
+            format,
+        } = *self;
+        if slot.passthrough {
+            let value = slot.value();
+            let source = slot.source.as_deref().map(|text| (&value, text));
+            return Done::Passthrough(render(format, &value, source));
+        }
+        let (mut resource, subject) = match resource {
+            Some(resource) => (resource, None),
+            None => {
+                let resource = slot.resource();
+                let subject = subject_of(&resource, cx);
+                (resource, Some(subject))
+            }
+        };
+        let original = slot.source.as_ref().map(|_| resource.value.clone());
+        let mut before = None;
+        let mut admission = None;
+        if !pipeline.is_empty() {
+            before = keep_admitted.then(|| resource.value.clone());
+            let record = pipeline.admit(&mut resource, cx);
+            annotate(options, &mut resource, &record);
+            admission = Some(record);
+        }
+        let source = original.as_ref().zip(slot.source.as_deref());
+        let rendered = pipeline
+            .expander
+            .is_none()
+            .then(|| render(format, &resource.value, source));
+        if rendered.is_some() && !keep_admitted {
+            // Written, and wanted no more: freed here, on the thread that built it
+            // (freeing a tree on another thread is slower, and serial).
+            resource.value = Value::Null;
+            resource.old = None;
+        }
+        Done::Resource {
+            resource,
+            subject,
+            before,
+            admission,
+            rendered,
         }
     }
 }
