@@ -50,6 +50,9 @@ impl std::ops::Deref for Held<'_> {
 
 /// What reaches the calling thread for one slot: what the parallel part made of it, or a
 /// KRM `*List`, admitted there, item by item, in its place.
+// Like `Done`, moved once per slot: a box would be one more allocation per resource, made
+// on a worker and freed on the calling thread.
+#[allow(clippy::large_enum_variant)]
 enum Taken<'s> {
     Done(Done),
     List(Held<'s>),
