@@ -13,9 +13,10 @@ pub struct Jobs {
     threads: usize,
 }
 
-/// How many bytes of input one thread is given per batch: batches are what is held in
-/// memory at once beyond the input and output (a parsed tree costs several times its
-/// text), so their size bounds peak memory (docs/security.md, "Memory").
+/// How many bytes of input one thread is given per batch: two batches are what is held
+/// in memory at once beyond the input and output ([`Jobs::map_in_order`]; a parsed tree
+/// costs several times its text), so their size bounds peak memory (docs/security.md,
+/// "Memory").
 const BATCH_BYTES_PER_THREAD: usize = 256 * 1024;
 
 /// A worker's stack: what the main thread usually has (Linux's default 8 MiB), not

@@ -93,7 +93,8 @@ enum Done {
 impl<'a> Admitter<'a> {
     /// Admits every slot into `encoder`, then generates when the mode asks for it. Unless
     /// `keep_input` (a KRM failure echoes the input), each stored document is freed as soon
-    /// as its window is written, so the input and the output are not both held in full.
+    /// as it is admitted, on the thread that admitted it, so the input and the output are
+    /// not both held in full.
     pub fn admit_all(&mut self, intake: &mut Intake, encoder: &mut Encoder, keep_input: bool) {
         let jobs = intake.jobs.clone();
         let slots = std::mem::take(&mut intake.slots);
@@ -133,9 +134,12 @@ impl<'a> Admitter<'a> {
         jobs.map_in_order(
             slots,
             |slot| slot.len(),
-            |slot| match slot.list {
-                true => Taken::List(slot),
-                false => Taken::Done(shared.admit(&slot, None)),
+            |slot| {
+                if slot.list {
+                    Taken::List(slot)
+                } else {
+                    Taken::Done(shared.admit(&slot, None))
+                }
             },
             |taken| match taken {
                 Taken::List(slot) => self.admit_list(&slot, encoder),
