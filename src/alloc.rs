@@ -31,3 +31,20 @@ const PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 #[used]
 #[link_section = ".init_array"]
 static CONFIGURE_ALLOCATOR: extern "C" fn() = configure_allocator;
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_options_are_set_before_anything_allocates() {
+        // SAFETY: reads an option's value.
+        let (eager, purge) = unsafe {
+            (
+                libmimalloc_sys::mi_option_get(ARENA_EAGER_COMMIT),
+                libmimalloc_sys::mi_option_get(PURGE_DELAY),
+            )
+        };
+        assert_eq!((eager, purge), (0, 0));
+    }
+}
