@@ -4,6 +4,8 @@ use std::borrow::Cow;
 use std::io::{IsTerminal, Read, Write};
 use std::process::ExitCode;
 
+mod alloc;
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let code = match cli::detect(&args, std::io::stdin().is_terminal()) {

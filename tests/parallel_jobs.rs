@@ -381,6 +381,57 @@ fn krm_resource_lists_are_the_same_accepted_or_refused() {
     assert!(one.stdout.contains("results:"));
 }
 
+/// A KRM call whose items hold `*List`s between plain items, enough of them to span many
+/// batches: each List is admitted on the calling thread in its place, between the
+/// results of the batches around it.
+fn resource_list_with_lists(count: usize, bad_port_at: Option<usize>) -> String {
+    let mut out = String::from("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n");
+    for i in 0..count {
+        if i % 250 == 125 {
+            let port = if Some(i) == bad_port_at { 70000 } else { 80 };
+            write!(
+                out,
+                "- apiVersion: v1\n  kind: List\n  metadata: {{name: bundle-{i}}}\n  items:\n  - apiVersion: v1\n    kind: Service\n    metadata: {{name: listed-{i}, namespace: team}}\n    spec:\n      ports:\n      - port: {port}\n  - apiVersion: v1\n    kind: ConfigMap\n    metadata: {{name: listed-{i}, namespace: team}}\n    data: {{n: \"{i}\"}}\n"
+            )
+            .unwrap();
+        }
+        // The plain items on either side of the List, rejected too.
+        let port = match bad_port_at {
+            Some(at) if i + 1 == at => 70002,
+            Some(at) if i == at => 70001,
+            _ => 8080,
+        };
+        write!(
+            out,
+            "- apiVersion: v1\n  kind: Service\n  metadata:\n    name: svc-{i}\n    namespace: team\n    annotations: {{note: \"{}\"}}\n  spec:\n    selector: {{app: a-{i}}}\n    ports:\n    - port: {port}\n",
+            "y".repeat(i % 40)
+        )
+        .unwrap();
+    }
+    out
+}
+
+#[test]
+fn krm_lists_between_batches_are_admitted_in_their_place() {
+    let clean = resource_list_with_lists(3000, None);
+    let one = same_for_every_job_count("krm lists", &stdin_case(&["transform"], clean.as_bytes()));
+    assert_eq!(one.code, Some(0), "{}", head(&one.stderr));
+    assert_eq!(one.stdout.matches("kind: List\n").count(), 12);
+    let at = |text: &str| one.stdout.find(text).unwrap_or_else(|| panic!("no {text}"));
+    assert!(at("name: svc-124\n") < at("name: listed-125\n"));
+    assert!(at("name: listed-125\n") < at("name: svc-125\n"));
+    // Rejected items before, inside and after a List: reported in input order.
+    let rejected = resource_list_with_lists(3000, Some(1625));
+    let one = same_for_every_job_count(
+        "krm lists rejected",
+        &stdin_case(&["transform"], rejected.as_bytes()),
+    );
+    assert_eq!(one.code, Some(1), "{}", head(&one.stderr));
+    let at = |text: &str| one.stderr.find(text).unwrap_or_else(|| panic!("no {text}"));
+    assert!(at("Service team/svc-1624:") < at("Service team/listed-1625:"));
+    assert!(at("Service team/listed-1625:") < at("Service team/svc-1625:"));
+}
+
 #[test]
 fn generators_and_expansion_are_the_same() {
     let dir = root().join("examples/generators");

@@ -85,7 +85,8 @@ pub struct ChunkText<'t> {
 /// of it (given the chunk's own [`ChunkText`] for the first document of a YAML chunk, and the
 /// document's value, which `prepare` may drop on the thread that built it), and handed
 /// with its origin to `sink` on the calling thread, in input order. A batch covers about
-/// [`Jobs::batch_bytes`] of input, so only one batch of trees is held at a time.
+/// [`Jobs::batch_bytes`] of input; the next batch is composed while `sink` takes one
+/// ([`Jobs::map_in_order`]), so at most two batches are held at a time.
 pub fn decode_stream_in_parallel<P: Send>(
     input: &[u8],
     source: &Arc<str>,
@@ -102,23 +103,12 @@ pub fn decode_stream_in_parallel<P: Send>(
         return;
     };
     let mut index = 0;
-    let mut batch = Vec::new();
-    let mut batch_bytes = 0;
-    let mut chunks = chunks.into_iter().peekable();
-    while let Some(chunk) = chunks.next() {
-        batch_bytes += chunk.text.len();
-        batch.push(chunk);
-        if batch_bytes < jobs.batch_bytes() && chunks.peek().is_some() {
-            continue;
-        }
-        let reads = jobs.map(std::mem::take(&mut batch), |chunk| {
-            read_chunk(&chunk, limits, &prepare)
-        });
-        batch_bytes = 0;
-        for read in reads {
-            deliver(read, source, &mut index, &mut sink);
-        }
-    }
+    jobs.map_in_order(
+        chunks,
+        |chunk| chunk.text.len(),
+        |chunk| read_chunk(&chunk, limits, &prepare),
+        |read| deliver(read, source, &mut index, &mut sink),
+    );
 }
 
 /// The YAML chunks of the stream's `text`; `None` when there are none to read: a JSON

@@ -4,6 +4,7 @@
 //! how many threads did it (docs/architecture.md, "Parallel stages").
 
 use rayon::prelude::*;
+use std::sync::mpsc;
 
 /// The run's threads: none of its own for one job (the work runs on the calling thread),
 /// else a pool of its own (never rayon's global pool, which a library must not size).
@@ -12,9 +13,10 @@ pub struct Jobs {
     threads: usize,
 }
 
-/// How many bytes of input one thread is given per batch: batches are what is held in
-/// memory at once beyond the input and output (a parsed tree costs several times its
-/// text), so their size bounds peak memory (docs/security.md, "Memory").
+/// How many bytes of input one thread is given per batch: two batches are what is held
+/// in memory at once beyond the input and output ([`Jobs::map_in_order`]; a parsed tree
+/// costs several times its text), so their size bounds peak memory (docs/security.md,
+/// "Memory").
 const BATCH_BYTES_PER_THREAD: usize = 256 * 1024;
 
 /// A worker's stack: what the main thread usually has (Linux's default 8 MiB), not
@@ -67,12 +69,77 @@ impl Jobs {
         }
     }
 
+    /// `work` on every item, its result given to `take` on the calling thread, in the
+    /// order of `items`. The items are handed over in batches of about
+    /// [`Jobs::batch_bytes`] (as `size` measures an item) and pipelined: while `take` goes
+    /// through the results of one batch, the threads already work on the next, so the
+    /// in-order part of a stage does not leave the threads idle. At most two batches are
+    /// alive at once: the one whose results are being taken and the one being worked on.
+    /// With one job, each item is worked on and taken in turn.
+    pub fn map_in_order<T: Send, R: Send>(
+        &self,
+        items: impl IntoIterator<Item = T>,
+        size: impl Fn(&T) -> usize,
+        work: impl Fn(T) -> R + Sync,
+        mut take: impl FnMut(R),
+    ) {
+        let Some(pool) = &self.pool else {
+            return items.into_iter().map(work).for_each(take);
+        };
+        let limit = self.batch_bytes();
+        let mut items = items.into_iter();
+        let mut next_batch = || {
+            let mut batch = Vec::new();
+            let mut bytes = 0;
+            while bytes < limit {
+                let Some(item) = items.next() else { break };
+                bytes += size(&item);
+                batch.push(item);
+            }
+            (!batch.is_empty()).then_some(batch)
+        };
+        // In place: the scope's own closure (the in-order part) runs on the calling
+        // thread, not on one of the pool's, which stay free for the batches.
+        pool.in_place_scope(|scope| {
+            let work = &work;
+            let mut in_flight = None;
+            while let Some(batch) = next_batch() {
+                let (results, received) = mpsc::sync_channel(1);
+                scope.spawn(move |_| {
+                    let done: Vec<R> = batch.into_par_iter().map(work).collect();
+                    // The receiver is gone only when `take` panicked: nothing to do.
+                    let _ = results.send(done);
+                });
+                if let Some(previous) = in_flight.replace(received) {
+                    if !take_all(previous, &mut take) {
+                        return;
+                    }
+                }
+            }
+            if let Some(last) = in_flight {
+                take_all(last, &mut take);
+            }
+        });
+    }
+
     /// `work` on every item, results in the order of `items`.
     pub fn map<T: Send, R: Send>(&self, items: Vec<T>, work: impl Fn(T) -> R + Sync) -> Vec<R> {
         match &self.pool {
             None => items.into_iter().map(work).collect(),
             Some(pool) => pool.install(|| items.into_par_iter().map(&work).collect()),
         }
+    }
+}
+
+/// Gives `take` a batch's results once they are there; `false` when they never will be
+/// (`work` panicked: the scope re-raises the panic once every batch is done).
+fn take_all<R>(received: mpsc::Receiver<Vec<R>>, take: &mut impl FnMut(R)) -> bool {
+    match received.recv() {
+        Ok(done) => {
+            done.into_iter().for_each(take);
+            true
+        }
+        Err(_) => false,
     }
 }
 
@@ -89,6 +156,55 @@ mod tests {
             assert_eq!(jobs.is_parallel(), threads > 1);
             assert_eq!(jobs.map(items.clone(), |n| n * n), expected);
         }
+    }
+
+    #[test]
+    fn pipelined_results_are_taken_in_the_order_of_the_items() {
+        let items: Vec<u64> = (0..10_000).collect();
+        let expected: Vec<u64> = items.iter().map(|n| n * n).collect();
+        for threads in [1, 2, 4] {
+            let jobs = Jobs::new(threads);
+            // Items of various sizes, so batches hold different numbers of them.
+            let size = |n: &u64| (*n as usize % 7) * 1024;
+            let mut taken = Vec::new();
+            jobs.map_in_order(items.clone(), size, |n| n * n, |r| taken.push(r));
+            assert_eq!(taken, expected, "{threads} threads");
+        }
+    }
+
+    #[test]
+    fn pipelining_holds_at_most_two_batches() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let jobs = Jobs::new(2);
+        let limit = jobs.batch_bytes();
+        // One item per batch: an item is alive from its work until it is taken.
+        let alive = AtomicUsize::new(0);
+        let most = AtomicUsize::new(0);
+        jobs.map_in_order(
+            0..64,
+            |_| limit,
+            |n| {
+                let now = alive.fetch_add(1, Ordering::SeqCst) + 1;
+                most.fetch_max(now, Ordering::SeqCst);
+                n
+            },
+            |_| {
+                alive.fetch_sub(1, Ordering::SeqCst);
+            },
+        );
+        assert_eq!(alive.load(Ordering::SeqCst), 0);
+        assert!(most.load(Ordering::SeqCst) <= 2, "{most:?}");
+    }
+
+    #[test]
+    #[should_panic(expected = "item 5")]
+    fn a_panic_in_the_work_reaches_the_caller() {
+        Jobs::new(2).map_in_order(
+            0..64,
+            |_| 100 * 1024,
+            |n| assert!(n != 5, "item {n}"),
+            |_| {},
+        );
     }
 
     #[test]

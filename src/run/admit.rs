@@ -32,16 +32,48 @@ pub(super) struct Admitter<'a> {
     pub admitted: Option<Vec<Admitted>>,
 }
 
-/// How much of the stream is admitted at once: each slot of a window is read, admitted
-/// and rendered on the run's threads, then the window's results are taken in input order
-/// (docs/architecture.md, "Parallel stages").
-struct Window<'s> {
-    slots: Vec<&'s Slot>,
-    bytes: usize,
+/// A slot as admission is given it: borrowed when the input is kept (a KRM failure
+/// echoes it), else owned, and freed on the thread that admitted it.
+enum Given<'s> {
+    Kept(&'s Slot),
+    Owned(Slot),
+}
+
+impl std::ops::Deref for Given<'_> {
+    type Target = Slot;
+    fn deref(&self) -> &Slot {
+        match self {
+            Given::Kept(slot) => slot,
+            Given::Owned(slot) => slot,
+        }
+    }
+}
+
+/// What reaches the calling thread for one slot: what the parallel part made of it, or a
+/// KRM `*List`, admitted there, item by item, in its place.
+// Like `Done`, moved once per slot: a box would be one more allocation per resource, made
+// on a worker and freed on the calling thread.
+#[allow(clippy::large_enum_variant)]
+enum Taken<'s, 't> {
+    Done(Done<'t>),
+    List(Given<'s>),
+}
+
+/// What the parallel part of admission reads: the same for every slot, read-only.
+#[derive(Clone, Copy)]
+struct Shared<'a, 't> {
+    pipeline: &'a Pipeline,
+    cx: &'a Context,
+    options: &'a Options,
+    /// The texts of the inputs, which slots holding a span are read from.
+    texts: &'t Texts<'t>,
+    keep_admitted: bool,
+    keep_subjects: bool,
+    format: Format,
 }
 
 /// What the parallel part made of one slot.
-// Held one window at a time and moved once: boxing the large variant would only add an
+// Given one window at a time and moved once: boxing the large variant would only add an
 // allocation per resource.
 #[allow(clippy::large_enum_variant)]
 enum Done<'t> {
@@ -65,41 +97,21 @@ enum Done<'t> {
     },
 }
 
-impl Admitter<'_> {
+impl<'a> Admitter<'a> {
     /// Admits every slot into `encoder`, then generates when the mode asks for it. Unless
     /// `keep_input` (a KRM failure echoes the input), each stored document is freed as soon
-    /// as its window is written, so the input and the output are not both held in full.
+    /// as it is admitted, on the thread that admitted it, so the input and the output are
+    /// not both held in full.
     pub fn admit_all(&mut self, intake: &mut Intake, encoder: &mut Encoder, keep_input: bool) {
         let jobs = intake.jobs.clone();
         let slots = std::mem::take(&mut intake.slots);
         let texts = std::mem::take(&mut intake.texts);
         if keep_input {
-            self.admit_slots(slots.iter(), &texts, &jobs, encoder);
+            self.admit_slots(slots.iter().map(Given::Kept), &texts, &jobs, encoder);
             intake.slots = slots;
         } else {
-            // Windows of owned slots, each dropped once written, taken from the end of the
-            // reversed list so that the list can shrink as the output grows (shrinking a
-            // large allocation returns its tail to the system without copying).
-            let mut slots = slots;
-            slots.reverse();
-            loop {
-                let mut owned = Vec::new();
-                let mut bytes = 0;
-                while let Some(slot) = slots.pop() {
-                    bytes += slot.len();
-                    owned.push(slot);
-                    if bytes >= jobs.batch_bytes() {
-                        break;
-                    }
-                }
-                if owned.is_empty() {
-                    break;
-                }
-                if slots.capacity() > 2 * slots.len() + 4096 {
-                    slots.shrink_to_fit();
-                }
-                self.admit_slots(owned.iter(), &texts, &jobs, encoder);
-            }
+            let slots = Shrinking::new(slots).map(Given::Owned);
+            self.admit_slots(slots, &texts, &jobs, encoder);
         }
         intake.texts = texts;
         if matches!(self.options.mode, Mode::Generate | Mode::Krm) {
@@ -116,152 +128,124 @@ impl Admitter<'_> {
         }
     }
 
-    /// Admits `slots` in windows of about [`Jobs::batch_bytes`]; a KRM `*List` (its items
-    /// admitted one by one) alone, in its place.
+    /// Admits `slots` over the run's threads, batch by batch, taking the results in
+    /// input order while the threads admit the next batch ([`Jobs::map_in_order`]); a KRM
+    /// `*List` (its items admitted one by one) on this thread, in its place.
     fn admit_slots<'s>(
         &mut self,
-        slots: impl Iterator<Item = &'s Slot>,
+        slots: impl Iterator<Item = Given<'s>>,
         texts: &Texts<'_>,
         jobs: &Jobs,
         encoder: &mut Encoder,
     ) {
-        let mut window = Window {
-            slots: Vec::new(),
-            bytes: 0,
-        };
-        for slot in slots {
-            if slot.list {
-                self.admit_window(&mut window, texts, jobs, encoder);
-                self.admit_list(slot, texts, encoder);
-                continue;
-            }
-            window.bytes += slot.len();
-            window.slots.push(slot);
-            if window.bytes >= jobs.batch_bytes() {
-                self.admit_window(&mut window, texts, jobs, encoder);
-            }
+        if !self.old.is_empty() {
+            return self.admit_slots_with_old(slots, texts, jobs, encoder);
         }
-        self.admit_window(&mut window, texts, jobs, encoder);
+        let shared = self.shared(texts, encoder);
+        jobs.map_in_order(
+            slots,
+            |slot| slot.len(),
+            |slot| {
+                if slot.list {
+                    Taken::List(slot)
+                } else {
+                    Taken::Done(shared.admit(&slot, None))
+                }
+            },
+            |taken| match taken {
+                Taken::List(slot) => self.admit_list(&slot, texts, encoder),
+                Taken::Done(done) => self.take_done(done, encoder),
+            },
+        );
     }
 
-    /// One window: read in parallel; old objects taken and subjects recorded in input
-    /// order (the first resource of an identity takes its old object); admitted and
-    /// rendered in parallel; results, diagnostics and expansions taken in input order.
-    fn admit_window(
+    /// With `--old`: each resource must take its old object in input order before it is
+    /// admitted (the first resource of an identity takes it), so slots go in windows of
+    /// about [`Jobs::batch_bytes`], each read in parallel, given its old object here,
+    /// then admitted and rendered in parallel, and its results taken in input order.
+    fn admit_slots_with_old<'s>(
         &mut self,
-        window: &mut Window<'_>,
+        slots: impl Iterator<Item = Given<'s>>,
         texts: &Texts<'_>,
         jobs: &Jobs,
         encoder: &mut Encoder,
     ) {
-        let slots = std::mem::take(&mut window.slots);
-        window.bytes = 0;
+        let mut window = Vec::new();
+        let mut bytes = 0;
+        for slot in slots {
+            if slot.list {
+                self.admit_window_with_old(std::mem::take(&mut window), texts, jobs, encoder);
+                bytes = 0;
+                self.admit_list(&slot, texts, encoder);
+                continue;
+            }
+            bytes += slot.len();
+            window.push(slot);
+            if bytes >= jobs.batch_bytes() {
+                self.admit_window_with_old(std::mem::take(&mut window), texts, jobs, encoder);
+                bytes = 0;
+            }
+        }
+        self.admit_window_with_old(window, texts, jobs, encoder);
+    }
+
+    fn admit_window_with_old(
+        &mut self,
+        slots: Vec<Given<'_>>,
+        texts: &Texts<'_>,
+        jobs: &Jobs,
+        encoder: &mut Encoder,
+    ) {
         if slots.is_empty() {
             return;
         }
-        // With `--old`, each resource is read first to take its old object here, in
-        // order; without, it is read where it is admitted and its subject made there.
-        let with_old = !self.old.is_empty();
-        let resources: Vec<Option<Resource>> = if with_old {
-            let mut resources = jobs.map(slots.clone(), |slot| {
-                (!slot.passthrough).then(|| slot.resource(texts))
-            });
-            for resource in resources.iter_mut().flatten() {
-                self.record(resource);
-            }
-            resources
-        } else {
-            slots.iter().map(|_| None).collect()
-        };
-        let (pipeline, cx, options) = (self.pipeline, self.cx, self.options);
-        let keep_admitted = self.admitted.is_some();
-        let keep_subjects = options.keep_subjects;
-        let format = encoder.format();
-        // Untouched documents are written as their own text in a YAML stream; expansion
-        // prints resultants, and other formats are written anew.
-        let copies = format == Format::Yaml && pipeline.expander.is_none();
-        let work: Vec<(&Slot, Option<Resource>)> = slots.into_iter().zip(resources).collect();
-        let done = jobs.map(work, |(slot, resource)| {
-            let own = slot.own_text(texts).filter(|_| copies);
-            if slot.passthrough {
-                if let Some(text) = own {
-                    return Done::Passthrough(Cow::Borrowed(text));
-                }
-                let value = slot.value(texts);
-                let source = slot.source.as_deref().map(|text| (&value, text));
-                return Done::Passthrough(Cow::Owned(render(format, &value, source)));
-            }
-            if let Some(text) = own {
-                if pipeline.is_empty() && resource.is_none() && !keep_subjects && !keep_admitted {
-                    return Done::Copied(text);
-                }
-            }
-            let (mut resource, subject) = match resource {
-                Some(resource) => (resource, None),
-                None => {
-                    let resource = slot.resource(texts);
-                    let subject = keep_subjects.then(|| subject_of(&resource, cx));
-                    (resource, subject)
-                }
-            };
-            let original = slot.source.as_ref().map(|_| resource.value.clone());
-            // Defaulting changes values without a change record: a document with its own
-            // text is compared, after admission, with the value it was read as.
-            let read_as = own
-                .filter(|_| !pipeline.is_empty())
-                .map(|_| resource.value.clone());
-            let mut before = None;
-            let mut admission = None;
-            if !pipeline.is_empty() {
-                before = keep_admitted.then(|| resource.value.clone());
-                let record = pipeline.admit(&mut resource, cx);
-                annotate(options, &mut resource, &record);
-                admission = Some(record);
-            }
-            let untouched = own.filter(|_| {
-                admission.as_ref().is_none_or(|a| a.changes.is_empty())
-                    && read_as.as_ref().is_none_or(|read| *read == resource.value)
-            });
-            drop(read_as);
-            let source = original.as_ref().zip(slot.source.as_deref());
-            let rendered = pipeline.expander.is_none().then(|| match untouched {
-                Some(text) => Cow::Borrowed(text),
-                None => Cow::Owned(render(format, &resource.value, source)),
-            });
-            if rendered.is_some() && !keep_admitted {
-                // Written, and wanted no more: freed here, on the thread that built it
-                // (freeing a tree on another thread is slower, and serial).
-                resource.value = Value::Null;
-                resource.old = None;
-            }
+        let mut resources = jobs.map(slots.iter().collect(), |slot: &Given<'_>| {
+            (!slot.passthrough).then(|| slot.resource(texts))
+        });
+        for resource in resources.iter_mut().flatten() {
+            self.record(resource);
+        }
+        let shared = self.shared(texts, encoder);
+        let work: Vec<(Given<'_>, Option<Resource>)> = slots.into_iter().zip(resources).collect();
+        let done = jobs.map(work, |(slot, resource)| shared.admit(&slot, resource));
+        for done in done {
+            self.take_done(done, encoder);
+        }
+    }
+
+    fn shared<'t>(&self, texts: &'t Texts<'t>, encoder: &Encoder) -> Shared<'a, 't> {
+        Shared {
+            pipeline: self.pipeline,
+            cx: self.cx,
+            options: self.options,
+            texts,
+            keep_admitted: self.admitted.is_some(),
+            keep_subjects: self.options.keep_subjects,
+            format: encoder.format(),
+        }
+    }
+
+    /// What the parallel part made of a slot: subjects, diagnostics, changes and
+    /// `Admitted` records kept, the text written (or expanded), in input order.
+    fn take_done(&mut self, done: Done<'_>, encoder: &mut Encoder) {
+        match done {
+            Done::Passthrough(text) => encoder.push_rendered(&text),
+            Done::Copied(text) => encoder.push_rendered(text),
             Done::Resource {
                 resource,
                 subject,
                 before,
                 admission,
                 rendered,
-            }
-        });
-        for done in done {
-            match done {
-                Done::Passthrough(text) => encoder.push_rendered(&text),
-                Done::Copied(text) => encoder.push_rendered(text),
-                Done::Resource {
-                    resource,
-                    subject,
-                    before,
-                    admission,
-                    rendered,
-                } => {
-                    self.subjects.extend(subject);
-                    match admission {
-                        Some(admission) => self.take_admission(&resource, before, admission),
-                        None => self.keep_unadmitted(&resource),
-                    }
-                    match rendered {
-                        Some(text) => encoder.push_rendered(&text),
-                        None => self.emit(&resource, None, encoder),
-                    }
+            } => {
+                self.subjects.extend(subject);
+                match admission {
+                    Some(admission) => self.take_admission(&resource, before, admission),
+                    None => self.keep_unadmitted(&resource),
+                }
+                match rendered {
+                    Some(text) => encoder.push_rendered(&text),
+                    None => self.emit(&resource, None, encoder),
                 }
             }
         }
@@ -478,6 +462,110 @@ impl Admitter<'_> {
                     .with_origin(&origin),
             ),
         }
+    }
+}
+
+impl<'t> Shared<'_, 't> {
+    /// The parallel part of one slot's admission: read (unless `resource`, read already
+    /// and given its old object), admitted, rendered (or, left as it was read, its own
+    /// text); a function of the slot alone.
+    fn admit(&self, slot: &Slot, resource: Option<Resource>) -> Done<'t> {
+        let Shared {
+            pipeline,
+            cx,
+            options,
+            texts,
+            keep_admitted,
+            keep_subjects,
+            format,
+        } = *self;
+        // Untouched documents are written as their own text in a YAML stream; expansion
+        // prints resultants, and other formats are written anew.
+        let copies = format == Format::Yaml && pipeline.expander.is_none();
+        let own = slot.own_text(texts).filter(|_| copies);
+        if slot.passthrough {
+            if let Some(text) = own {
+                return Done::Passthrough(Cow::Borrowed(text));
+            }
+            let value = slot.value(texts);
+            let source = slot.source.as_deref().map(|text| (&value, text));
+            return Done::Passthrough(Cow::Owned(render(format, &value, source)));
+        }
+        if let Some(text) = own {
+            if pipeline.is_empty() && resource.is_none() && !keep_subjects && !keep_admitted {
+                return Done::Copied(text);
+            }
+        }
+        let (mut resource, subject) = match resource {
+            Some(resource) => (resource, None),
+            None => {
+                let resource = slot.resource(texts);
+                let subject = keep_subjects.then(|| subject_of(&resource, cx));
+                (resource, subject)
+            }
+        };
+        let original = slot.source.as_ref().map(|_| resource.value.clone());
+        // Defaulting changes values without a change record: a document with its own
+        // text is compared, after admission, with the value it was read as.
+        let read_as = own
+            .filter(|_| !pipeline.is_empty())
+            .map(|_| resource.value.clone());
+        let mut before = None;
+        let mut admission = None;
+        if !pipeline.is_empty() {
+            before = keep_admitted.then(|| resource.value.clone());
+            let record = pipeline.admit(&mut resource, cx);
+            annotate(options, &mut resource, &record);
+            admission = Some(record);
+        }
+        let untouched = own.filter(|_| {
+            admission.as_ref().is_none_or(|a| a.changes.is_empty())
+                && read_as.as_ref().is_none_or(|read| *read == resource.value)
+        });
+        drop(read_as);
+        let source = original.as_ref().zip(slot.source.as_deref());
+        let rendered = pipeline.expander.is_none().then(|| match untouched {
+            Some(text) => Cow::Borrowed(text),
+            None => Cow::Owned(render(format, &resource.value, source)),
+        });
+        if rendered.is_some() && !keep_admitted {
+            // Written, and wanted no more: freed here, on the thread that built it
+            // (freeing a tree on another thread is slower, and serial).
+            resource.value = Value::Null;
+            resource.old = None;
+        }
+        Done::Resource {
+            resource,
+            subject,
+            before,
+            admission,
+            rendered,
+        }
+    }
+}
+
+/// The slots in input order, each moved out as admission takes it, their list shrunk as
+/// it empties (shrinking a large allocation returns its tail to the system), so that the
+/// slots and the output are not both held in full.
+struct Shrinking(Vec<Slot>);
+
+impl Shrinking {
+    fn new(mut slots: Vec<Slot>) -> Shrinking {
+        // Reversed, so each slot is taken from the end.
+        slots.reverse();
+        Shrinking(slots)
+    }
+}
+
+impl Iterator for Shrinking {
+    type Item = Slot;
+
+    fn next(&mut self) -> Option<Slot> {
+        let slot = self.0.pop()?;
+        if self.0.capacity() > 2 * self.0.len() + 4096 {
+            self.0.shrink_to_fit();
+        }
+        Some(slot)
     }
 }
 

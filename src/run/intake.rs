@@ -148,7 +148,9 @@ pub(super) struct Intake<'i> {
     pub texts: Vec<Cow<'i, str>>,
     /// Every (group, kind) a slot holds, once; slots point into it.
     kinds_seen: Vec<(String, String)>,
-    kind_index: HashMap<(String, String), u32>,
+    /// Group, then kind, to the index in `kinds_seen` (two levels, so a lookup borrows
+    /// the identity's strings instead of building a key).
+    kind_index: HashMap<String, HashMap<String, u32>>,
     pub loader: Loader,
     pub kinds: KindTable,
     pub namespaces: BTreeMap<String, Value>,
@@ -312,13 +314,16 @@ impl<'i> Intake<'i> {
 
     /// The index of `id`'s group and kind in [`Intake::kinds_seen`], added when new.
     fn kind_index(&mut self, id: &Identity) -> u32 {
-        if let Some(&kind) = self.kind_index.get(&(id.group.clone(), id.kind.clone())) {
+        let kinds = match self.kind_index.get_mut(id.group.as_str()) {
+            Some(kinds) => kinds,
+            None => self.kind_index.entry(id.group.clone()).or_default(),
+        };
+        if let Some(&kind) = kinds.get(id.kind.as_str()) {
             return kind;
         }
         let next = self.kinds_seen.len() as u32;
-        let key = (id.group.clone(), id.kind.clone());
-        self.kinds_seen.push(key.clone());
-        self.kind_index.insert(key, next);
+        kinds.insert(id.kind.clone(), next);
+        self.kinds_seen.push((id.group.clone(), id.kind.clone()));
         next
     }
 
