@@ -7,6 +7,7 @@ use crate::core::config::{classify, is_crd, Loader, Source};
 use crate::core::decode::{decode_stream_in_parallel, stream_text, Document};
 use crate::core::diagnostic::Diagnostic;
 use crate::core::jobs::Jobs;
+use crate::core::engine::CrdDocument;
 use crate::core::kinds::KindTable;
 use crate::core::lists::{flatten_document, is_list};
 use crate::core::origins::{declared_by_annotations, kpt_path, kustomize_origin, KUSTOMIZE_ORIGIN};
@@ -91,7 +92,7 @@ pub(super) struct Intake {
     pub kinds: KindTable,
     pub namespaces: BTreeMap<String, Value>,
     /// CustomResourceDefinitions seen in the stream, and those of `--crd`.
-    crds: Vec<Resource>,
+    crds: Vec<CrdDocument>,
     pub diagnostics: Vec<Diagnostic>,
     /// How many documents the input held (0 when it could not be read at all).
     pub documents: usize,
@@ -513,7 +514,8 @@ impl Intake {
     fn learn(&mut self, resource: &Resource) {
         learn_context(resource, &mut self.kinds, &mut self.namespaces);
         if is_crd(&resource.id) {
-            self.crds.push(resource.clone());
+            // A stream CRD is also written out: the engines get a copy.
+            self.crds.push(CrdDocument::of(resource.clone()));
         }
     }
 
@@ -600,7 +602,7 @@ impl Intake {
         for item in loader.items {
             if is_crd(&item.resource.id) {
                 learn_context(&item.resource, &mut self.kinds, &mut self.namespaces);
-                self.crds.push(item.resource);
+                self.crds.push(CrdDocument::of(item.resource));
             }
         }
     }
@@ -633,18 +635,19 @@ impl Intake {
         objects
     }
 
-    /// Every CustomResourceDefinition of the run: `--crd`, `--config`, and the stream.
-    pub fn crds(&self) -> Vec<&Resource> {
-        self.crds
-            .iter()
-            .chain(
-                self.loader
-                    .items
-                    .iter()
-                    .map(|item| &item.resource)
-                    .filter(|r| is_crd(&r.id)),
-            )
-            .collect()
+    /// Every CustomResourceDefinition of the run (`--crd`, the stream, then `--config`),
+    /// handed over to compile: those of `--crd` and the stream are not copied again; those
+    /// of `--config` stay configuration items too, so the engines get a copy.
+    pub fn take_crds(&mut self) -> Vec<CrdDocument> {
+        let mut crds = std::mem::take(&mut self.crds);
+        crds.extend(
+            self.loader
+                .items
+                .iter()
+                .filter(|item| is_crd(&item.resource.id))
+                .map(|item| CrdDocument::of(item.resource.clone())),
+        );
+        crds
     }
 }
 

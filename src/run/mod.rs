@@ -380,7 +380,10 @@ fn run_input(options: Options, stdin: Cow<'_, [u8]>) -> Outcome {
         });
     }
     let (pipeline, compile_problems) =
-        compile::compile(&intake.loader.items, &intake.crds(), catalog, &options);
+        {
+        let crds = intake.take_crds();
+        compile::compile(&intake.loader.items, crds, catalog, &options)
+    };
     let mut diagnostics = std::mem::take(&mut intake.diagnostics);
     diagnostics.append(&mut intake.loader.diagnostics);
     diagnostics.extend(compile_problems);
