@@ -6,8 +6,8 @@ use super::Options;
 use crate::core::config::{classify, is_crd, Loader, Source};
 use crate::core::decode::{decode_stream_in_parallel, stream_text, Document};
 use crate::core::diagnostic::Diagnostic;
-use crate::core::jobs::Jobs;
 use crate::core::engine::CrdDocument;
+use crate::core::jobs::Jobs;
 use crate::core::kinds::KindTable;
 use crate::core::lists::{flatten_document, is_list};
 use crate::core::origins::{declared_by_annotations, kpt_path, kustomize_origin, KUSTOMIZE_ORIGIN};
@@ -194,7 +194,9 @@ impl Intake {
             slots: Vec::new(),
             kinds_seen: Vec::new(),
             kind_index: HashMap::new(),
-            loader: Loader::new(options.allow_paths_outside_root).with_limits(options.limits),
+            loader: Loader::new(options.allow_paths_outside_root)
+                .with_limits(options.limits)
+                .with_jobs(jobs.clone()),
             kinds: KindTable::default(),
             namespaces: BTreeMap::new(),
             crds: Vec::new(),
@@ -596,7 +598,9 @@ impl Intake {
     /// `--crd PATH`: every CustomResourceDefinition in the file or directory (other
     /// documents are ignored, as kubectl-validate ignores them); used, never written out.
     pub fn load_crd_path(&mut self, path: &Path, allow_outside_root: bool, limits: Limits) {
-        let mut loader = Loader::for_crds(allow_outside_root).with_limits(limits);
+        let mut loader = Loader::for_crds(allow_outside_root)
+            .with_limits(limits)
+            .with_jobs(self.jobs.clone());
         loader.load_config_path(path);
         self.diagnostics.append(&mut loader.diagnostics);
         for item in loader.items {

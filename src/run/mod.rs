@@ -379,8 +379,7 @@ fn run_input(options: Options, stdin: Cow<'_, [u8]>) -> Outcome {
             explicit.iter().any(|(g, k)| g == group && k == kind) || catalog.defines(group, kind)
         });
     }
-    let (pipeline, compile_problems) =
-        {
+    let (pipeline, compile_problems) = {
         let crds = intake.take_crds();
         compile::compile(&intake.loader.items, crds, catalog, &options)
     };
