@@ -340,8 +340,9 @@ enum Teardown {
     Free,
     /// Left for the process's exit to reclaim, as many CLIs do: freeing a CRD set's
     /// trees piece by piece is megabytes of work (a tenth of a run that uses none of its
-    /// kinds) that changes nothing the process writes. It holds no file, lock or buffer
-    /// a drop would flush.
+    /// kinds) that changes nothing the process writes. The pipeline and the intake hold
+    /// no file, lock or buffer a drop would flush; the intake's thread pool idles until
+    /// the process ends.
     Leave,
 }
 
@@ -490,6 +491,7 @@ fn run_input(options: Options, stdin: Cow<'_, [u8]>, teardown: Teardown) -> Outc
     };
     if teardown == Teardown::Leave {
         std::mem::forget(pipeline);
+        std::mem::forget(intake);
     }
     Outcome {
         stdout,
