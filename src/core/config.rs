@@ -621,4 +621,59 @@ mod tests {
             .unwrap_err()
             .contains("absolute"));
     }
+
+    /// What a loader made of a directory: each item's kind, name, source file and trust,
+    /// and every diagnostic, in order.
+    fn loaded(loader: &Loader) -> (Vec<String>, Vec<String>) {
+        let items = loader
+            .items
+            .iter()
+            .map(|item| {
+                let id = &item.resource.id;
+                let from = item.resource.origin.source.rsplit('/').next().unwrap_or("");
+                format!("{} {} {from} {}", id.kind, id.name, item.trusted)
+            })
+            .collect();
+        let problems = loader.diagnostics.iter().map(|d| d.to_string()).collect();
+        (items, problems)
+    }
+
+    #[test]
+    fn a_directory_read_on_threads_loads_as_one_read_file_by_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |name: &str, text: &str| std::fs::write(dir.path().join(name), text).unwrap();
+        let config_map =
+            |name: &str| format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\n");
+        // a.yaml's PolicySet loads c.yaml (its items first, then the set) before the walk
+        // reaches c.yaml, which the walk then skips.
+        write(
+            "a.yaml",
+            "apiVersion: kadmit.dev/v1alpha1\nkind: PolicySet\nmetadata:\n  name: set\nspec:\n  paths: [c.yaml]\n",
+        );
+        write("b.yaml", &format!("{}---\nb: [\n", config_map("b")));
+        write(
+            "c.yaml",
+            &format!("{}---\n{}", config_map("c1"), config_map("c2")),
+        );
+        write("d.yaml", "kind: NoIdentity\n");
+        for i in 0..12 {
+            write(&format!("e{i:02}.yaml"), &config_map(&format!("e{i}")));
+        }
+        let mut one_by_one = Loader::new(false);
+        one_by_one.load_config_path(dir.path());
+        let mut on_threads = Loader::new(false).with_jobs(Arc::new(Jobs::new(4)));
+        on_threads.load_config_path(dir.path());
+        let expected = loaded(&one_by_one);
+        assert_eq!(expected.0.len(), 16, "{expected:?}");
+        assert_eq!(
+            expected.0[..3],
+            [
+                "ConfigMap c1 c.yaml true",
+                "ConfigMap c2 c.yaml true",
+                "PolicySet set a.yaml true"
+            ]
+        );
+        assert_eq!(expected.1.len(), 2, "{expected:?}");
+        assert_eq!(loaded(&on_threads), expected);
+    }
 }
