@@ -4,8 +4,9 @@
 
 pub use crate::core::confine::confine_path;
 use crate::core::confine::walk_files;
-use crate::core::decode::decode_all_with;
+use crate::core::decode::{decode_all_with, Document};
 use crate::core::diagnostic::Diagnostic;
+use crate::core::jobs::Jobs;
 use crate::core::resource::{Identity, Resource};
 use kadmit_yaml::Limits;
 use std::collections::HashSet;
@@ -342,6 +343,9 @@ pub struct Loader {
     crds_only: bool,
     /// How much one document of a configuration file may hold.
     limits: Limits,
+    /// The run's threads: the files of a directory are read on them (a CRD bundle is
+    /// megabytes of YAML, read on every run).
+    jobs: Option<Arc<Jobs>>,
     loaded: HashSet<PathBuf>,
     pub items: Vec<ConfigItem>,
     pub diagnostics: Vec<Diagnostic>,
@@ -353,6 +357,7 @@ impl Loader {
             allow_outside_root,
             crds_only: false,
             limits: Limits::default(),
+            jobs: None,
             loaded: HashSet::new(),
             items: Vec::new(),
             diagnostics: Vec::new(),
@@ -362,6 +367,14 @@ impl Loader {
     /// The same loader reading documents within `limits` (`--max-document-nodes`).
     pub fn with_limits(self, limits: Limits) -> Loader {
         Loader { limits, ..self }
+    }
+
+    /// The same loader reading the files of a directory on `jobs`' threads.
+    pub fn with_jobs(self, jobs: Arc<Jobs>) -> Loader {
+        Loader {
+            jobs: Some(jobs),
+            ..self
+        }
     }
 
     /// A loader for `--crd` paths: only CustomResourceDefinitions are read.
@@ -445,18 +458,38 @@ impl Loader {
         );
         self.diagnostics
             .extend(walk.problems.into_iter().map(Diagnostic::config));
-        for file in walk.files {
-            self.load_file(&file, root, trusted);
+        match self.jobs.clone().filter(|jobs| jobs.is_parallel()) {
+            // Every file is read and decoded on the threads, then taken in name order
+            // here, exactly as one by one: a file a `PolicySet` of an earlier file loaded
+            // meanwhile is skipped (its decoding wasted, the result the same).
+            Some(jobs) => {
+                let limits = self.limits;
+                let reads = jobs.map(walk.files.clone(), |file| read_file(&file, &limits));
+                for (file, read) in walk.files.iter().zip(reads) {
+                    self.load_file_read(file, root, trusted, Some(read));
+                }
+            }
+            None => {
+                for file in &walk.files {
+                    self.load_file(file, root, trusted);
+                }
+            }
         }
     }
 
     fn load_file(&mut self, file: &Path, root: &Path, trusted: bool) {
+        self.load_file_read(file, root, trusted, None);
+    }
+
+    /// Loads `file` once per run; `read` is the file already read and decoded, if it was.
+    fn load_file_read(&mut self, file: &Path, root: &Path, trusted: bool, read: Option<FileRead>) {
         let canonical = file.canonicalize().unwrap_or_else(|_| file.to_path_buf());
         if !self.loaded.insert(canonical) {
             return;
         }
         let base_dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
-        self.load_documents(file, Source::File, trusted, &base_dir, root);
+        let read = read.unwrap_or_else(|| read_file(file, &self.limits));
+        self.add_documents(read, Source::File, trusted, &base_dir, root);
     }
 
     /// The kustomize legacy plugin configuration (argv[1]): every document in it is
@@ -473,18 +506,22 @@ impl Loader {
         base_dir: &Path,
         root: &Path,
     ) {
-        let bytes = match std::fs::read(file) {
-            Ok(b) => b,
-            Err(e) => {
-                self.diagnostics.push(Diagnostic::config(format!(
-                    "cannot read configuration {}: {e}",
-                    file.display()
-                )));
-                return;
-            }
+        let read = read_file(file, &self.limits);
+        self.add_documents(read, source, trusted, base_dir, root);
+    }
+
+    fn add_documents(
+        &mut self,
+        read: FileRead,
+        source: Source,
+        trusted: bool,
+        base_dir: &Path,
+        root: &Path,
+    ) {
+        let (docs, problems) = match read {
+            Ok(read) => read,
+            Err(problem) => return self.diagnostics.push(problem),
         };
-        let name: Arc<str> = Arc::from(file.display().to_string());
-        let (docs, problems) = decode_all_with(&bytes, &name, &self.limits);
         self.diagnostics.extend(problems);
         for doc in crate::core::lists::flatten(docs) {
             if self.crds_only && !is_crd_document(&doc.value) {
@@ -547,6 +584,18 @@ fn is_config_file(path: &Path) -> bool {
     )
 }
 
+/// A configuration file's documents and their problems, or why it could not be read.
+type FileRead = Result<(Vec<Document>, Vec<Diagnostic>), Diagnostic>;
+
+/// Reads and decodes one configuration file (on any thread: it touches no loader state).
+fn read_file(file: &Path, limits: &Limits) -> FileRead {
+    let bytes = std::fs::read(file).map_err(|e| {
+        Diagnostic::config(format!("cannot read configuration {}: {e}", file.display()))
+    })?;
+    let name: Arc<str> = Arc::from(file.display().to_string());
+    Ok(decode_all_with(&bytes, &name, limits))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -571,5 +620,60 @@ mod tests {
         assert!(confine_path(abs.to_str().unwrap(), &root, &root, false)
             .unwrap_err()
             .contains("absolute"));
+    }
+
+    /// What a loader made of a directory: each item's kind, name, source file and trust,
+    /// and every diagnostic, in order.
+    fn loaded(loader: &Loader) -> (Vec<String>, Vec<String>) {
+        let items = loader
+            .items
+            .iter()
+            .map(|item| {
+                let id = &item.resource.id;
+                let from = item.resource.origin.source.rsplit('/').next().unwrap_or("");
+                format!("{} {} {from} {}", id.kind, id.name, item.trusted)
+            })
+            .collect();
+        let problems = loader.diagnostics.iter().map(|d| d.to_string()).collect();
+        (items, problems)
+    }
+
+    #[test]
+    fn a_directory_read_on_threads_loads_as_one_read_file_by_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |name: &str, text: &str| std::fs::write(dir.path().join(name), text).unwrap();
+        let config_map =
+            |name: &str| format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\n");
+        // a.yaml's PolicySet loads c.yaml (its items first, then the set) before the walk
+        // reaches c.yaml, which the walk then skips.
+        write(
+            "a.yaml",
+            "apiVersion: kadmit.dev/v1alpha1\nkind: PolicySet\nmetadata:\n  name: set\nspec:\n  paths: [c.yaml]\n",
+        );
+        write("b.yaml", &format!("{}---\nb: [\n", config_map("b")));
+        write(
+            "c.yaml",
+            &format!("{}---\n{}", config_map("c1"), config_map("c2")),
+        );
+        write("d.yaml", "kind: NoIdentity\n");
+        for i in 0..12 {
+            write(&format!("e{i:02}.yaml"), &config_map(&format!("e{i}")));
+        }
+        let mut one_by_one = Loader::new(false);
+        one_by_one.load_config_path(dir.path());
+        let mut on_threads = Loader::new(false).with_jobs(Arc::new(Jobs::new(4)));
+        on_threads.load_config_path(dir.path());
+        let expected = loaded(&one_by_one);
+        assert_eq!(expected.0.len(), 16, "{expected:?}");
+        assert_eq!(
+            expected.0[..3],
+            [
+                "ConfigMap c1 c.yaml true",
+                "ConfigMap c2 c.yaml true",
+                "PolicySet set a.yaml true"
+            ]
+        );
+        assert_eq!(expected.1.len(), 2, "{expected:?}");
+        assert_eq!(loaded(&on_threads), expected);
     }
 }

@@ -6,14 +6,36 @@
 use super::config::{ConfigItem, Family};
 use super::diagnostic::Diagnostic;
 use super::pipeline::Pipeline;
-use super::resource::Resource;
+use super::resource::{Identity, Origin, Resource};
+use serde_json::Value;
+use std::sync::Arc;
 
 /// The configuration of a run, classified once at intake.
 pub struct Configuration<'a> {
     /// Every configuration item, in input order, each with its family.
     pub items: &'a [&'a ConfigItem],
     /// The CustomResourceDefinitions of the run (stream, `--config` and `--crd`).
-    pub crds: &'a [&'a Resource],
+    pub crds: &'a [CrdDocument],
+}
+
+/// A CustomResourceDefinition of the run. Its document is shared by every engine that
+/// keeps it (one `Arc`): a CRD set is megabytes, read on every run, and mostly unused.
+#[derive(Debug, Clone)]
+pub struct CrdDocument {
+    pub value: Arc<Value>,
+    pub id: Identity,
+    pub origin: Origin,
+}
+
+impl CrdDocument {
+    /// Takes the resource's document over, without copying it.
+    pub fn of(resource: Resource) -> CrdDocument {
+        CrdDocument {
+            value: Arc::new(resource.value),
+            id: resource.id,
+            origin: resource.origin,
+        }
+    }
 }
 
 impl<'a> Configuration<'a> {

@@ -5,7 +5,7 @@
 //! (transition rules, ratcheting, ObjectMeta update rules).
 
 use crate::core::diagnostic::Diagnostic;
-use crate::core::engine::{Configuration, Engine};
+use crate::core::engine::{Configuration, CrdDocument, Engine};
 use crate::core::pipeline::Pipeline;
 use crate::core::pipeline::{Change, Context, Mutation, Mutator, Operation, Validator};
 use crate::core::resource::{Origin, Resource};
@@ -52,11 +52,11 @@ struct Entry {
 impl Definitions {
     /// Reads every CRD's identity; each CRD refused on that ground is reported (a
     /// configuration error), with every problem it has.
-    pub fn load(crds: &[&Resource]) -> (Definitions, Vec<Diagnostic>) {
+    pub fn load(crds: &[CrdDocument]) -> (Definitions, Vec<Diagnostic>) {
         let mut out = Definitions::default();
         let mut problems = Vec::new();
         for crd in crds {
-            match LazyCrd::definition(&crd.value) {
+            match LazyCrd::definition(crd.value.clone()) {
                 Ok(lazy) => {
                     let key = (lazy.group.clone(), lazy.kind.clone());
                     let origin = crd.origin.clone();
@@ -235,7 +235,7 @@ mod tests {
     use serde_json::json;
 
     fn validator() -> Box<dyn Validator> {
-        let crd = resource(
+        let crd = CrdDocument::of(resource(
             json!({
                 "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
                 "metadata": {"name": "widgets.example.com"},
@@ -248,8 +248,8 @@ mod tests {
                             "count": {"type": "integer", "maximum": 3}}}}}}}]}
             }),
             None,
-        );
-        let (definitions, problems) = Definitions::load(&[&crd]);
+        ));
+        let (definitions, problems) = Definitions::load(&[crd]);
         assert!(problems.is_empty());
         let settings = Settings {
             field_validation: FieldValidation::Strict,

@@ -4,9 +4,8 @@
 
 use crate::core::config::{known_kind, unsupported_family, ConfigItem, Family, Mode, KNOWN_KINDS};
 use crate::core::diagnostic::Diagnostic;
-use crate::core::engine::{Configuration, Engine};
+use crate::core::engine::{Configuration, CrdDocument, Engine};
 use crate::core::pipeline::Pipeline;
-use crate::core::resource::Resource;
 use crate::engines::builtin::{self, Builtins};
 use crate::engines::crd::Crds;
 use crate::engines::gatekeeper::{self, Gatekeeper};
@@ -24,7 +23,7 @@ use std::rc::Rc;
 /// in configuration order.
 pub fn compile(
     items: &[ConfigItem],
-    crds: &[&Resource],
+    crds: Vec<CrdDocument>,
     mut catalog: Catalog,
     options: &Options,
 ) -> (Pipeline, Vec<Diagnostic>) {
@@ -41,10 +40,9 @@ pub fn compile(
             .extend(strict::check_document(resource, mode));
     }));
     let usable: Vec<&ConfigItem> = checked.items.iter().map(AsRef::as_ref).collect();
-    let crds: Vec<&Resource> = checked.crds.iter().map(AsRef::as_ref).collect();
     let config = Configuration {
         items: &usable,
-        crds: &crds,
+        crds: &checked.crds,
     };
     let (minor, version_problems) = builtin::kubernetes_minor(options.kubernetes_version, &config);
     diagnostics.extend(version_problems);

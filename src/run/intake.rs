@@ -6,6 +6,7 @@ use super::Options;
 use crate::core::config::{classify, is_crd, Loader, Source};
 use crate::core::decode::{decode_stream_in_parallel, stream_text, ChunkText, Document};
 use crate::core::diagnostic::Diagnostic;
+use crate::core::engine::CrdDocument;
 use crate::core::jobs::Jobs;
 use crate::core::kinds::KindTable;
 use crate::core::lists::{flatten_document, is_list};
@@ -155,7 +156,7 @@ pub(super) struct Intake<'i> {
     pub kinds: KindTable,
     pub namespaces: BTreeMap<String, Value>,
     /// CustomResourceDefinitions seen in the stream, and those of `--crd`.
-    crds: Vec<Resource>,
+    crds: Vec<CrdDocument>,
     pub diagnostics: Vec<Diagnostic>,
     /// How many documents the input held (0 when it could not be read at all).
     pub documents: usize,
@@ -286,7 +287,9 @@ impl<'i> Intake<'i> {
             texts: Vec::new(),
             kinds_seen: Vec::new(),
             kind_index: HashMap::new(),
-            loader: Loader::new(options.allow_paths_outside_root).with_limits(options.limits),
+            loader: Loader::new(options.allow_paths_outside_root)
+                .with_limits(options.limits)
+                .with_jobs(jobs.clone()),
             kinds: KindTable::default(),
             namespaces: BTreeMap::new(),
             crds: Vec::new(),
@@ -672,7 +675,8 @@ impl<'i> Intake<'i> {
     fn learn(&mut self, resource: &Resource) {
         learn_context(resource, &mut self.kinds, &mut self.namespaces);
         if is_crd(&resource.id) {
-            self.crds.push(resource.clone());
+            // A stream CRD is also written out: the engines get a copy.
+            self.crds.push(CrdDocument::of(resource.clone()));
         }
     }
 
@@ -753,13 +757,15 @@ impl<'i> Intake<'i> {
     /// `--crd PATH`: every CustomResourceDefinition in the file or directory (other
     /// documents are ignored, as kubectl-validate ignores them); used, never written out.
     pub fn load_crd_path(&mut self, path: &Path, allow_outside_root: bool, limits: Limits) {
-        let mut loader = Loader::for_crds(allow_outside_root).with_limits(limits);
+        let mut loader = Loader::for_crds(allow_outside_root)
+            .with_limits(limits)
+            .with_jobs(self.jobs.clone());
         loader.load_config_path(path);
         self.diagnostics.append(&mut loader.diagnostics);
         for item in loader.items {
             if is_crd(&item.resource.id) {
                 learn_context(&item.resource, &mut self.kinds, &mut self.namespaces);
-                self.crds.push(item.resource);
+                self.crds.push(CrdDocument::of(item.resource));
             }
         }
     }
@@ -795,18 +801,19 @@ impl<'i> Intake<'i> {
         objects
     }
 
-    /// Every CustomResourceDefinition of the run: `--crd`, `--config`, and the stream.
-    pub fn crds(&self) -> Vec<&Resource> {
-        self.crds
-            .iter()
-            .chain(
-                self.loader
-                    .items
-                    .iter()
-                    .map(|item| &item.resource)
-                    .filter(|r| is_crd(&r.id)),
-            )
-            .collect()
+    /// Every CustomResourceDefinition of the run (`--crd`, the stream, then `--config`),
+    /// handed over to compile: those of `--crd` and the stream are not copied again; those
+    /// of `--config` stay configuration items too, so the engines get a copy.
+    pub fn take_crds(&mut self) -> Vec<CrdDocument> {
+        let mut crds = std::mem::take(&mut self.crds);
+        crds.extend(
+            self.loader
+                .items
+                .iter()
+                .filter(|item| is_crd(&item.resource.id))
+                .map(|item| CrdDocument::of(item.resource.clone())),
+        );
+        crds
     }
 }
 

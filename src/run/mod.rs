@@ -205,7 +205,7 @@ pub struct Subject {
 }
 
 pub fn run(options: Options, stdin: &[u8]) -> Outcome {
-    run_input(options, Cow::Borrowed(stdin))
+    run_input(options, Cow::Borrowed(stdin), Teardown::Free)
 }
 
 /// What an empty or unused input means, said instead of passed silently: a plain stream
@@ -330,12 +330,27 @@ fn old_conflicts(options: &Options) -> Vec<Diagnostic> {
 }
 
 /// [`run`], freeing the input as soon as it has been read (the binary's path: peak memory
-/// stays near the size of the input instead of input plus output).
+/// stays near the size of the input instead of input plus output). For a process that
+/// exits after it: the compiled configuration is left to the operating system instead of
+/// freed (see [`Teardown::Leave`]).
 pub fn run_owned(options: Options, stdin: Vec<u8>) -> Outcome {
-    run_input(options, Cow::Owned(stdin))
+    run_input(options, Cow::Owned(stdin), Teardown::Leave)
 }
 
-fn run_input(options: Options, stdin: Cow<'_, [u8]>) -> Outcome {
+/// What becomes of the compiled configuration when a run is over.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Teardown {
+    /// Freed, as a library call must.
+    Free,
+    /// Left for the process's exit to reclaim, as many CLIs do: freeing a CRD set's
+    /// trees piece by piece is megabytes of work (a tenth of a run that uses none of its
+    /// kinds) that changes nothing the process writes. The pipeline and the intake hold
+    /// no file, lock or buffer a drop would flush; the intake's thread pool idles until
+    /// the process ends.
+    Leave,
+}
+
+fn run_input(options: Options, stdin: Cow<'_, [u8]>, teardown: Teardown) -> Outcome {
     let jobs = std::sync::Arc::new(Jobs::new(options.jobs));
     let mut intake = Intake::new(&options, jobs);
     // Plugin configuration and --config files come first: rules are known before resources.
@@ -384,8 +399,10 @@ fn run_input(options: Options, stdin: Cow<'_, [u8]>) -> Outcome {
             explicit.iter().any(|(g, k)| g == group && k == kind) || catalog.defines(group, kind)
         });
     }
-    let (pipeline, compile_problems) =
-        compile::compile(&intake.loader.items, &intake.crds(), catalog, &options);
+    let (pipeline, compile_problems) = {
+        let crds = intake.take_crds();
+        compile::compile(&intake.loader.items, crds, catalog, &options)
+    };
     let mut diagnostics = std::mem::take(&mut intake.diagnostics);
     diagnostics.append(&mut intake.loader.diagnostics);
     diagnostics.extend(compile_problems);
@@ -477,6 +494,10 @@ fn run_input(options: Options, stdin: Cow<'_, [u8]>) -> Outcome {
     } else {
         exit_code(&diagnostics)
     };
+    if teardown == Teardown::Leave {
+        std::mem::forget(pipeline);
+        std::mem::forget(intake);
+    }
     Outcome {
         stdout,
         diagnostics,

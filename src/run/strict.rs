@@ -15,6 +15,7 @@
 use crate::core::config::{ConfigItem, Family, Source};
 use crate::core::decode::decode_all;
 use crate::core::diagnostic::Diagnostic;
+use crate::core::engine::CrdDocument;
 use crate::core::resource::{Identity, Resource};
 use kadmit_schema::admission::FieldValidation;
 use kadmit_schema::schema::Schema;
@@ -155,16 +156,16 @@ fn compile(file: &str, text: &str) -> Compiled {
 /// The configuration the engines see after the strict check, and what the check found.
 pub struct Checked<'a> {
     pub items: Vec<Cow<'a, ConfigItem>>,
-    pub crds: Vec<Cow<'a, Resource>>,
+    pub crds: Vec<CrdDocument>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
 /// Decodes every item of a configuration kind and every CRD strictly, per `mode`.
-pub fn check<'a>(
-    items: Vec<&'a ConfigItem>,
-    crds: &[&'a Resource],
+pub fn check(
+    items: Vec<&ConfigItem>,
+    crds: Vec<CrdDocument>,
     mode: FieldValidation,
-) -> Checked<'a> {
+) -> Checked<'_> {
     let mut checked = Checked {
         items: Vec::with_capacity(items.len()),
         crds: Vec::with_capacity(crds.len()),
@@ -189,28 +190,25 @@ pub fn check<'a>(
         stripped.resource.value = value;
         checked.items.push(Cow::Owned(stripped));
     }
-    for &crd in crds {
+    for mut crd in crds {
         if mode == FieldValidation::Strict {
             // The CRD engine refuses it (`Crd::from_value`), with every unknown field.
-            checked.crds.push(Cow::Borrowed(crd));
+            checked.crds.push(crd);
             continue;
         }
-        let mut value = crd.value.clone();
+        let mut value = Value::clone(&crd.value);
         let unknown = typed::strip_crd(&mut value);
-        if unknown.is_empty() {
-            checked.crds.push(Cow::Borrowed(crd));
-            continue;
+        if !unknown.is_empty() {
+            if mode == FieldValidation::Warn {
+                checked.diagnostics.extend(unknown.iter().map(|f| {
+                    Diagnostic::warning(f.server_text())
+                        .with_rule(crd.id.to_string())
+                        .with_origin(&crd.origin)
+                }));
+            }
+            crd.value = Arc::new(value);
         }
-        if mode == FieldValidation::Warn {
-            checked.diagnostics.extend(unknown.iter().map(|f| {
-                Diagnostic::warning(f.server_text())
-                    .with_rule(crd.id.to_string())
-                    .with_origin(&crd.origin)
-            }));
-        }
-        let mut stripped = crd.clone();
-        stripped.value = value;
-        checked.crds.push(Cow::Owned(stripped));
+        checked.crds.push(crd);
     }
     checked
 }

@@ -12,15 +12,16 @@ use crate::definition::Crd;
 use crate::kinds::KindSchemas;
 use crate::schema::Schema;
 use serde_json::Value;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// One CRD whose kind is known and whose schemas are checked and built (into `T`) on
-/// first use.
+/// first use. The CRD's document is shared, not copied: a CRD set is megabytes, and
+/// copying it (and dropping the copy) was a fifth of a run that used none of its kinds.
 pub struct LazyCrd<T> {
     pub name: String,
     pub group: String,
     pub kind: String,
-    raw: Value,
+    raw: Arc<Value>,
     build: fn(Crd) -> T,
     loaded: OnceLock<Result<T, Refused>>,
 }
@@ -28,8 +29,8 @@ pub struct LazyCrd<T> {
 impl<T> LazyCrd<T> {
     /// Reads `raw` as far as its identity; `Err` is the server's refusal of the CRD (every
     /// problem, schemas included). `build` turns the checked CRD into what is kept.
-    pub fn read(raw: &Value, build: fn(Crd) -> T) -> Result<LazyCrd<T>, Refused> {
-        Crd::check_identity(raw)?;
+    pub fn read(raw: Arc<Value>, build: fn(Crd) -> T) -> Result<LazyCrd<T>, Refused> {
+        Crd::check_identity(&raw)?;
         let text = |pointer: &str| {
             raw.pointer(pointer)
                 .and_then(Value::as_str)
@@ -40,7 +41,7 @@ impl<T> LazyCrd<T> {
             name: text("/metadata/name"),
             group: text("/spec/group"),
             kind: text("/spec/names/kind"),
-            raw: raw.clone(),
+            raw,
             build,
             loaded: OnceLock::new(),
         })
@@ -61,7 +62,7 @@ impl<T> LazyCrd<T> {
 
 impl LazyCrd<Crd> {
     /// A CRD kept as read ([`Crd`]: names, versions, schemas).
-    pub fn crd(raw: &Value) -> Result<LazyCrd<Crd>, Refused> {
+    pub fn crd(raw: Arc<Value>) -> Result<LazyCrd<Crd>, Refused> {
         LazyCrd::read(raw, std::convert::identity)
     }
 }
@@ -69,7 +70,7 @@ impl LazyCrd<Crd> {
 impl LazyCrd<Definition> {
     /// A CRD kept ready to admit its objects ([`Definition`], whose versions compile on
     /// first use in turn).
-    pub fn definition(raw: &Value) -> Result<LazyCrd<Definition>, Refused> {
+    pub fn definition(raw: Arc<Value>) -> Result<LazyCrd<Definition>, Refused> {
         LazyCrd::read(raw, Definition::new)
     }
 }

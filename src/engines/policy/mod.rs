@@ -128,7 +128,7 @@ fn crds(config: &Configuration<'_>) -> Vec<LazyCrd<Crd>> {
     config
         .crds
         .iter()
-        .filter_map(|crd| LazyCrd::crd(&crd.value).ok())
+        .filter_map(|crd| LazyCrd::crd(crd.value.clone()).ok())
         .collect()
 }
 

@@ -36,7 +36,7 @@ const SETTINGS: Settings = Settings {
 fn an_identity_problem_is_found_up_front_with_every_problem_of_the_crd() {
     let mut broken = crd(json!({"type": "object", "properties": {"spec": {"properties": {}}}}));
     broken["spec"]["scope"] = json!("Everywhere");
-    let refusal = LazyCrd::crd(&broken).err().expect("refused");
+    let refusal = LazyCrd::crd(Arc::new(broken)).err().expect("refused");
     let message = refusal.kubectl_message();
     assert!(
         message.contains("spec.scope: Unsupported value: \"Everywhere\""),
@@ -53,7 +53,7 @@ fn an_identity_problem_is_found_up_front_with_every_problem_of_the_crd() {
 fn an_unknown_field_outside_the_schemas_is_found_up_front() {
     let mut typo = crd(valid_schema());
     typo["spec"]["nmaes"] = json!({});
-    let refusal = LazyCrd::crd(&typo).err().expect("refused");
+    let refusal = LazyCrd::crd(Arc::new(typo)).err().expect("refused");
     assert!(
         matches!(refusal, Refused::BadRequest(m) if m.contains("unknown field \"spec.nmaes\""))
     );
@@ -65,14 +65,14 @@ fn a_schema_problem_is_found_when_the_kind_is_used_with_the_eager_refusal() {
         json!({"type": "object", "properties": {"spec": {"properties": {},
         "x-kubernetes-validations": [{"rule": "self.size >"}]}}}),
     );
-    let lazy = LazyCrd::definition(&broken).expect("the identity is fine");
+    let lazy = LazyCrd::definition(Arc::new(broken.clone())).expect("the identity is fine");
     assert!(!lazy.is_loaded());
     assert_eq!(lazy.get().err(), Crd::from_value(&broken).err().as_ref());
     assert!(lazy.is_loaded());
     // An unknown field inside a schema is a schema problem too.
     let mut typo = crd(valid_schema());
     typo["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["maxium"] = json!(1);
-    let lazy = LazyCrd::definition(&typo).expect("the identity is fine");
+    let lazy = LazyCrd::definition(Arc::new(typo)).expect("the identity is fine");
     assert!(
         matches!(lazy.get(), Err(Refused::BadRequest(m)) if m.contains("openAPIV3Schema.maxium"))
     );
@@ -80,7 +80,7 @@ fn a_schema_problem_is_found_when_the_kind_is_used_with_the_eager_refusal() {
 
 #[test]
 fn only_the_versions_asked_for_are_compiled_and_admission_is_as_eager() {
-    let lazy = LazyCrd::definition(&crd(valid_schema())).unwrap();
+    let lazy = LazyCrd::definition(Arc::new(crd(valid_schema()))).unwrap();
     let definition = lazy.get().unwrap();
     assert_eq!(definition.compiled_versions(), 0);
     let widget = |version: &str, size: i64| {
@@ -104,7 +104,7 @@ fn only_the_versions_asked_for_are_compiled_and_admission_is_as_eager() {
 
 #[test]
 fn kind_schemas_come_from_crds_that_load() {
-    let good = LazyCrd::crd(&crd(valid_schema())).unwrap();
+    let good = LazyCrd::crd(Arc::new(crd(valid_schema()))).unwrap();
     let set = vec![good];
     assert!(!set[0].is_loaded());
     assert!(set
@@ -112,7 +112,7 @@ fn kind_schemas_come_from_crds_that_load() {
         .is_some());
     assert!(set.schema("example.com", "v1", "Gadget").is_none());
     let bad = crd(json!({"type": "object", "properties": {"spec": {"properties": {}}}}));
-    let set = vec![LazyCrd::crd(&bad).unwrap()];
+    let set = vec![LazyCrd::crd(Arc::new(bad)).unwrap()];
     assert!(set.schema("example.com", "v1", "Widget").is_none());
 }
 
