@@ -2,7 +2,10 @@
 //! 1.2 reader reads that text alike (docs/yaml.md, "Untouched documents"); any other
 //! document is written anew, as before.
 
+mod common;
+
 use assert_cmd::Command;
+use common::{pyyaml_load, require_python_yaml};
 use serde_json::Value;
 
 /// `kadmit transform [args]` on `input`: (exit code, stdout, stderr).
@@ -243,39 +246,9 @@ fn json_and_annotated_output_are_unchanged_by_the_copy() {
     assert_eq!(output(&["--annotate"], &input), input);
 }
 
-fn pyyaml_available() -> bool {
-    let ok = std::process::Command::new("python3")
-        .args(["-c", "import yaml"])
-        .status()
-        .is_ok_and(|s| s.success());
-    if !ok {
-        if std::env::var("CI").as_deref() == Ok("true") {
-            panic!("PyYAML is required under CI=true: pip install pyyaml");
-        }
-        eprintln!("\n!!! SKIPPED: python3 with PyYAML not found; the copied-text YAML 1.1 check did not run !!!\n");
-    }
-    ok
-}
-
-/// PyYAML (a YAML 1.1 reader that is not kubectl's) reads `yaml` as JSON.
-fn pyyaml_load(yaml: &str) -> Value {
-    let script = "import sys, json, yaml\nprint(json.dumps(list(yaml.safe_load_all(sys.stdin.read())), default=str))";
-    let out = Command::new("python3")
-        .args(["-c", script])
-        .write_stdin(yaml)
-        .output()
-        .expect("python3 runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("json from python")
-}
-
 #[test]
 fn a_copied_document_means_to_pyyaml_what_it_means_to_kubectl() {
-    if !pyyaml_available() {
+    if !require_python_yaml() {
         return;
     }
     let scalars = [

@@ -4,7 +4,10 @@
 #[path = "common/yaml_shapes.rs"]
 mod yaml_shapes;
 
+mod common;
+
 use assert_cmd::Command;
+use common::{pyyaml_load, require_python_yaml};
 use serde_json::{json, Map, Value};
 
 /// (scalar as written in the input, what kubectl reads it as, whether PyYAML reads the
@@ -128,36 +131,6 @@ fn key_cases() -> Vec<(&'static str, &'static str)> {
     ]
 }
 
-fn pyyaml_available() -> bool {
-    let ok = std::process::Command::new("python3")
-        .args(["-c", "import yaml"])
-        .status()
-        .is_ok_and(|s| s.success());
-    if !ok {
-        if std::env::var("CI").as_deref() == Ok("true") {
-            panic!("PyYAML is required under CI=true: pip install pyyaml");
-        }
-        eprintln!("\n!!! SKIPPED: python3 with PyYAML not found; the YAML 1.1 fidelity test did not run !!!\n");
-    }
-    ok
-}
-
-/// PyYAML (YAML 1.1) reads `yaml` and returns it as JSON.
-fn pyyaml_load(yaml: &str) -> Value {
-    let script = "import sys, json, yaml\nprint(json.dumps(list(yaml.safe_load_all(sys.stdin.read())), default=str))";
-    let out = Command::new("python3")
-        .args(["-c", script])
-        .write_stdin(yaml)
-        .output()
-        .expect("python3 runs");
-    assert!(
-        out.status.success(),
-        "PyYAML failed: {}\n{yaml}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("json from python")
-}
-
 fn same_meaning(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
@@ -205,7 +178,7 @@ fn kadmit_output_with(args: &[&str], input: &str) -> String {
 
 #[test]
 fn pyyaml_reads_kadmit_output_as_kubectl_read_the_input() {
-    if !pyyaml_available() {
+    if !require_python_yaml() {
         return;
     }
     let input = input_document();
@@ -263,7 +236,7 @@ fn kadmit_output_is_a_fixed_point() {
 /// PyYAML reads kadmit's output as the JSON that went in.
 #[test]
 fn pyyaml_reads_every_string_shape_as_kadmit_wrote_it() {
-    if !pyyaml_available() {
+    if !require_python_yaml() {
         return;
     }
     let mut object = Map::new();

@@ -136,6 +136,18 @@ pub fn require_python_yaml() -> bool {
     ok || skip_or_fail("python3 has no PyYAML module (pip install pyyaml)")
 }
 
+/// PyYAML (YAML 1.1, a reader that is not kubectl's) reads every document of `yaml`: the
+/// documents as JSON. Call [`require_python_yaml`] first.
+pub fn pyyaml_load(yaml: &str) -> Value {
+    let script = "import sys, json, yaml\nprint(json.dumps(list(yaml.safe_load_all(sys.stdin.read())), default=str))";
+    let ran = run(
+        Command::new("python3").args(["-c", script]),
+        Some(yaml.as_bytes()),
+    );
+    assert!(ran.success(), "PyYAML failed: {}\n{yaml}", ran.stderr);
+    serde_json::from_str(&ran.stdout).expect("json from python")
+}
+
 /// What a finished process said.
 pub struct Ran {
     pub what: String,
