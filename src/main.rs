@@ -80,6 +80,9 @@ fn main() -> ExitCode {
                 || options.old_inputs.iter().any(dash);
             let mut stdin = Vec::new();
             if reads_stdin {
+                // Sized once when stdin is a file (`< file`): grown by doubling, a large
+                // input would be held twice while it is copied to grow.
+                stdin.reserve_exact(stdin_file_size());
                 if let Err(e) = std::io::stdin().read_to_end(&mut stdin) {
                     eprintln!("error: cannot read stdin: {e}");
                     return ExitCode::from(2);
@@ -242,4 +245,12 @@ fn ensure_newline(text: &str) -> String {
     } else {
         format!("{text}\n")
     }
+}
+
+/// The size of stdin when it is a regular file, else 0 (a pipe: read as it comes).
+fn stdin_file_size() -> usize {
+    std::fs::metadata("/dev/stdin")
+        .ok()
+        .filter(std::fs::Metadata::is_file)
+        .map_or(0, |meta| usize::try_from(meta.len()).unwrap_or(0))
 }
