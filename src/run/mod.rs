@@ -329,10 +329,10 @@ fn old_conflicts(options: &Options) -> Vec<Diagnostic> {
     problems
 }
 
-/// [`run`], freeing the input as soon as it has been read (the binary's path: peak memory
-/// stays near the size of the input instead of input plus output). For a process that
-/// exits after it: the compiled configuration is left to the operating system instead of
-/// freed (see [`Teardown::Leave`]).
+/// [`run`] for a process that exits after it (the binary's path): the compiled
+/// configuration and the intake are left to the operating system instead of freed (see
+/// [`Teardown::Leave`]). The input is kept until the output is written either way:
+/// untouched documents are copied from it.
 pub fn run_owned(options: Options, stdin: Vec<u8>) -> Outcome {
     run_input(options, Cow::Owned(stdin), Teardown::Leave)
 }
