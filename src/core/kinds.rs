@@ -190,25 +190,17 @@ pub fn guess_plural(kind: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::resource::Origin;
+    use crate::core::test_support::resource;
     use serde_json::json;
-    use std::sync::Arc;
 
     fn crd(spec: serde_json::Value) -> Resource {
-        let origin = Origin {
-            source: Arc::from("test"),
-            index: 0,
-            line: 1,
-            list_item: None,
-            declared: None,
-        };
         let value = json!({
             "apiVersion": "apiextensions.k8s.io/v1",
             "kind": "CustomResourceDefinition",
             "metadata": {"name": "crd"},
             "spec": spec,
         });
-        Resource::new(value, origin).unwrap()
+        resource(value, None)
     }
 
     #[test]

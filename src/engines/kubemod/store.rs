@@ -351,9 +351,8 @@ fn set_annotation(doc: &mut Value, key: &str, value: String) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::resource::{Origin, Resource};
+    use crate::core::test_support::resource;
     use serde_json::json;
-    use std::sync::Arc;
 
     fn rule(name: &str, tier: i32, matches: Value) -> ModRule {
         let value = json!({
@@ -367,14 +366,7 @@ mod tests {
                 "patch": [{"op": "add", "path": format!("/metadata/labels/r-{name}"), "value": "x"}]
             }
         });
-        let origin = Origin {
-            source: Arc::from("test"),
-            index: 0,
-            line: 1,
-            list_item: None,
-            declared: None,
-        };
-        super::super::rule::compile(&Resource::new(value, origin).unwrap()).unwrap()
+        super::super::rule::compile(&resource(value, None)).unwrap()
     }
 
     #[test]
