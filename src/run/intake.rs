@@ -525,8 +525,9 @@ impl<'i> Intake<'i> {
         jobs: &Jobs,
         prepare: impl Fn(Option<ChunkText<'_>>, Value) -> Decoded + Sync,
     ) {
-        // Sized once: each document of the stream may become a slot.
-        self.slots.reserve_exact(chunks_at_most(input));
+        // Each document of the input may become a slot: sized once for a single stream
+        // (an empty list grows to exactly this), amortised over many `-f` files.
+        self.slots.reserve(chunks_at_most(input));
         decode_stream_in_parallel(input, source, limits, jobs, prepare, |doc| {
             let (origin, decoded) = match doc {
                 Ok(doc) => doc,
@@ -1013,7 +1014,7 @@ fn input_text(bytes: Cow<'_, [u8]>) -> Result<Cow<'_, str>, Cow<'_, [u8]>> {
     }
 }
 
-/// A portable document read again from its own text. It was read once already, within the
+/// A document held as its own text, read again. It was read once already, within the
 /// run's limits, to one document: no limit is checked again.
 fn read_own_text(text: &str) -> Value {
     let unlimited = Limits {

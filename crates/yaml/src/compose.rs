@@ -215,7 +215,7 @@ fn compose_text(text: &str, limits: &Limits) -> Result<Vec<Composed>, ComposeErr
                 if anchor > 0 {
                     c.anchors.insert(anchor, value.clone());
                 }
-                c.push_value(value, style == TScalarStyle::Plain && tag.is_none(), &mark)?;
+                c.push_value(value, plain, &mark)?;
             }
             Event::Alias(id) => {
                 c.portable = false;
