@@ -95,11 +95,23 @@ pub fn decode_stream_in_parallel<P: Send>(
     prepare: impl Fn(Option<ChunkText<'_>>, Value) -> P + Sync,
     mut sink: impl FnMut(Result<(Origin, P), Diagnostic>),
 ) {
-    let text = match stream_text(input) {
-        Ok(text) => text,
-        Err(e) => return sink(Err(not_utf8(input, e, source))),
-    };
-    let Some(chunks) = yaml_chunks(&text, source, limits, &prepare, &mut sink) else {
+    match stream_text(input) {
+        Ok(text) => decode_text_in_parallel(&text, source, limits, jobs, prepare, sink),
+        Err(e) => sink(Err(not_utf8(input, e, source))),
+    }
+}
+
+/// [`decode_stream_in_parallel`] of a stream already turned into its [`stream_text`]
+/// (checked to be UTF-8, no byte-order mark, LF line ends): not checked again.
+pub fn decode_text_in_parallel<P: Send>(
+    text: &str,
+    source: &Arc<str>,
+    limits: &Limits,
+    jobs: &Jobs,
+    prepare: impl Fn(Option<ChunkText<'_>>, Value) -> P + Sync,
+    mut sink: impl FnMut(Result<(Origin, P), Diagnostic>),
+) {
+    let Some(chunks) = yaml_chunks(text, source, limits, &prepare, &mut sink) else {
         return;
     };
     let mut index = 0;
@@ -234,13 +246,17 @@ fn not_utf8(input: &[u8], e: std::str::Utf8Error, source: &Arc<str>) -> Diagnost
 /// The text a stream is read as: UTF-8, without a byte-order mark, CRLF line ends turned
 /// into LF (so lines and columns are the same everywhere kadmit looks at the text).
 pub fn stream_text(input: &[u8]) -> Result<Cow<'_, str>, std::str::Utf8Error> {
-    let text = std::str::from_utf8(input)?;
+    std::str::from_utf8(input).map(normalised_text)
+}
+
+/// [`stream_text`] of text already known to be UTF-8.
+pub fn normalised_text(text: &str) -> Cow<'_, str> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    Ok(if text.contains('\r') {
+    if text.contains('\r') {
         Cow::Owned(text.replace("\r\n", "\n"))
     } else {
         Cow::Borrowed(text)
-    })
+    }
 }
 
 fn decode_json(

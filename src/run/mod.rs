@@ -451,11 +451,7 @@ fn run_input(options: Options, stdin: Cow<'_, [u8]>, teardown: Teardown) -> Outc
     let mut encoder = Encoder::with_capacity(format, input_len + input_len / 8);
     let mut unmatched = Vec::new();
     if !has_errors(&admitter.diagnostics) {
-        let stream_kinds: BTreeSet<String> = intake
-            .slots
-            .iter()
-            .filter_map(|slot| intake.group_kind(slot).map(|(_, kind)| kind.to_owned()))
-            .collect();
+        let stream_kinds = intake.stream_kinds();
         admitter.admit_all(&mut intake, &mut encoder, krm);
         unmatched = pipeline.unmatched();
         if let Some(line) = unmatched_summary(&unmatched, &stream_kinds) {
