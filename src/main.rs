@@ -1,10 +1,11 @@
 use kadmit::cli::{self, Invocation};
 use kadmit::{install, run};
 use std::borrow::Cow;
-use std::io::{IsTerminal, Read, Write};
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 mod alloc;
+mod stdin;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -80,13 +81,13 @@ fn main() -> ExitCode {
                 || options.old_inputs.iter().any(dash);
             let mut stdin = Vec::new();
             if reads_stdin {
-                // Sized once when stdin is a file (`< file`): grown by doubling, a large
-                // input would be held twice while it is copied to grow.
-                stdin.reserve_exact(stdin_file_size());
-                if let Err(e) = std::io::stdin().read_to_end(&mut stdin) {
-                    eprintln!("error: cannot read stdin: {e}");
-                    return ExitCode::from(2);
-                }
+                stdin = match stdin::read_all(options.jobs) {
+                    Ok(bytes) => bytes,
+                    Err(e) => {
+                        eprintln!("error: cannot read stdin: {e}");
+                        return ExitCode::from(2);
+                    }
+                };
             }
             if infer_mode_from_stdin && stdin.iter().all(u8::is_ascii_whitespace) {
                 options.mode = run::Mode::Generate;
@@ -245,12 +246,4 @@ fn ensure_newline(text: &str) -> String {
     } else {
         format!("{text}\n")
     }
-}
-
-/// The size of stdin when it is a regular file, else 0 (a pipe: read as it comes).
-fn stdin_file_size() -> usize {
-    std::fs::metadata("/dev/stdin")
-        .ok()
-        .filter(std::fs::Metadata::is_file)
-        .map_or(0, |meta| usize::try_from(meta.len()).unwrap_or(0))
 }
