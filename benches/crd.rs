@@ -309,10 +309,10 @@ fn check(crd: &PathBuf, input: &str, counts: &Counts) {
         outcome.diagnostics.len(),
         outcome.diagnostics[0]
     );
-    let jobsets = outcome.stdout.matches("kind: JobSet\n").count();
+    let jobsets = outcome.stdout.to_text().matches("kind: JobSet\n").count();
     assert_eq!(jobsets, RESOURCES, "every JobSet written out");
     let tcp_in = input.matches("protocol: TCP\n").count();
-    let tcp_out = outcome.stdout.matches("protocol: TCP\n").count();
+    let tcp_out = outcome.stdout.to_text().matches("protocol: TCP\n").count();
     assert_eq!(
         tcp_out - tcp_in,
         counts.defaulted,
@@ -320,7 +320,10 @@ fn check(crd: &PathBuf, input: &str, counts: &Counts) {
     );
     // Without the CRD nothing is defaulted.
     let plain = admit(None, input.as_bytes());
-    assert_eq!(plain.stdout.matches("protocol: TCP\n").count(), tcp_in);
+    assert_eq!(
+        plain.stdout.to_text().matches("protocol: TCP\n").count(),
+        tcp_in
+    );
 }
 
 fn main() {

@@ -111,12 +111,16 @@ fn check(input: &str) -> String {
         ("CommonApp", 0),
     ] {
         assert_eq!(
-            outcome.stdout.matches(&format!("kind: {kind}\n")).count(),
+            outcome
+                .stdout
+                .to_text()
+                .matches(&format!("kind: {kind}\n"))
+                .count(),
             count,
             "{kind}s generated"
         );
     }
-    outcome.stdout
+    outcome.stdout.to_text().into_owned()
 }
 
 fn main() {

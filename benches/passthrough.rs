@@ -109,7 +109,7 @@ fn default_transform_options() -> kadmit::run::Options {
 fn kadmit_passthrough(input: &str) -> String {
     let outcome = kadmit::run::run(default_transform_options(), input.as_bytes());
     assert_eq!(outcome.exit_code, 0, "{:?}", outcome.diagnostics.first());
-    outcome.stdout
+    outcome.stdout.to_text().into_owned()
 }
 
 /// The baseline: every document to a `serde_yaml::Value` and back, into one string.

@@ -1,6 +1,5 @@
 use kadmit::cli::{self, Invocation};
 use kadmit::{install, run};
-use std::borrow::Cow;
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
@@ -144,24 +143,31 @@ fn execute(
     }
     // A diff is a review aid, not a stream to apply: it is written even when a resource
     // was rejected; only a run that never reached admission (bad input) has none.
-    let text = match diff {
+    let diff_text = match diff {
         Some(color) if outcome.exit_code != 2 || !outcome.admitted.is_empty() => {
-            Cow::Owned(run::diff(&outcome, color))
+            Some(run::diff(&outcome, color))
         }
-        Some(_) => Cow::Borrowed(""),
-        None => Cow::Borrowed(outcome.stdout.as_str()),
+        Some(_) => Some(String::new()),
+        None => None,
     };
-    let mut stdout = std::io::stdout().lock();
-    if let Err(e) = stdout
-        .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush())
-    {
+    // Buffered for the small pieces of an output that interleaves untouched documents
+    // (written from the input) with rendered ones; large pieces go through as they are.
+    let mut stdout = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let written = match &diff_text {
+        Some(text) => stdout.write_all(text.as_bytes()),
+        None => outcome.stdout.write_to(&mut stdout),
+    };
+    if let Err(e) = written.and_then(|()| stdout.flush()) {
         if e.kind() != std::io::ErrorKind::BrokenPipe {
             eprintln!("error: cannot write output: {e}");
         }
         return 2;
     }
-    outcome.exit_code
+    let code = outcome.exit_code;
+    // Left for the process's exit to reclaim, as the run's configuration is
+    // (`run::run_owned`): the input it holds is the size of the stream.
+    std::mem::forget(outcome);
+    code
 }
 
 /// `kadmit test`: the cases on stdout, invalid Tests on stderr, the JUnit report if asked.

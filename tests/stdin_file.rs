@@ -67,7 +67,10 @@ fn a_large_file_reads_as_a_pipe_delivers_it() {
     let (_dir, path) = file_with(&text);
     let from_pipe = piped(&text, "1");
     assert_eq!(from_pipe.2, Some(0), "{}", from_pipe.1);
-    assert_eq!(from_pipe.0, text, "an untouched stream comes back as it was");
+    assert_eq!(
+        from_pipe.0, text,
+        "an untouched stream comes back as it was"
+    );
     for jobs in ["1", "2", "3"] {
         let file = std::fs::File::open(&path).unwrap();
         assert_eq!(kadmit(Stdio::from(file), jobs), from_pipe, "--jobs {jobs}");

@@ -1,6 +1,7 @@
 //! Output encoders: a YAML stream, a JSON `v1 List`, or a KRM `ResourceList`. Output is
 //! built in memory and written only when the run succeeds (nothing partial on stdout).
 
+use super::output::{Piece, Pieces};
 use kadmit_yaml::emit::{write_document, write_entry, write_sequence_item};
 use kadmit_yaml::spans::ItemText;
 use serde_json::Value;
@@ -19,7 +20,14 @@ pub struct Encoder {
     format: Format,
     out: String,
     count: usize,
+    /// With documents written as ranges of the input ([`Encoder::push_input`]): the output
+    /// so far, in order, up to `out[written_from..]`.
+    pieces: Vec<Piece>,
+    written_from: usize,
 }
+
+/// What separates two documents of a YAML stream.
+const SEPARATOR: &str = "---\n";
 
 impl Encoder {
     pub fn new(format: Format) -> Encoder {
@@ -43,6 +51,8 @@ impl Encoder {
             format,
             out,
             count: 0,
+            pieces: Vec::new(),
+            written_from: 0,
         }
     }
 
@@ -64,7 +74,7 @@ impl Encoder {
     /// the format puts between documents.
     pub fn push_rendered(&mut self, document: &str) {
         match self.format {
-            Format::Yaml if self.count > 0 => self.out.push_str("---\n"),
+            Format::Yaml if self.count > 0 => self.out.push_str(SEPARATOR),
             Format::Json => self.out.push_str(if self.count > 0 { ",\n" } else { "\n" }),
             Format::ResourceList if self.count == 0 => self.out.push('\n'),
             _ => {}
@@ -73,8 +83,66 @@ impl Encoder {
         self.count += 1;
     }
 
-    /// Closes the output. `function_config` and `results` matter only for a ResourceList.
+    /// Appends, in a YAML stream, a document that is `range` of input number `input`,
+    /// whose text is `text`, without copying it: the output names the range
+    /// ([`Pieces`]). A document that follows the previous one in the input, with exactly
+    /// the separator the output puts between them, extends that range.
+    pub fn push_input(&mut self, input: usize, text: &str, range: std::ops::Range<usize>) {
+        debug_assert_eq!(
+            self.format,
+            Format::Yaml,
+            "only a YAML stream copies its input"
+        );
+        let separator = if self.count > 0 { SEPARATOR } else { "" };
+        self.count += 1;
+        if let Some(Piece::Input {
+            input: last,
+            range: previous,
+        }) = self.pieces.last_mut()
+        {
+            let follows = *last == input
+                && self.written_from == self.out.len()
+                && previous.end + separator.len() == range.start
+                && text.get(previous.end..range.start) == Some(separator);
+            if follows {
+                previous.end = range.end;
+                return;
+            }
+        }
+        self.out.push_str(separator);
+        self.close_written();
+        self.pieces.push(Piece::Input { input, range });
+    }
+
+    /// What was written since the last input range becomes a piece.
+    fn close_written(&mut self) {
+        if self.written_from < self.out.len() {
+            self.pieces
+                .push(Piece::Written(self.written_from..self.out.len()));
+            self.written_from = self.out.len();
+        }
+    }
+
+    /// Closes the output, which names ranges of the inputs when [`Encoder::push_input`]
+    /// was used. `function_config` and `results` matter only for a ResourceList.
+    pub fn finish_pieces(mut self, function_config: Option<&Value>, results: &[Value]) -> Pieces {
+        let copied = !self.pieces.is_empty();
+        let mut pieces = std::mem::take(&mut self.pieces);
+        let written_from = self.written_from;
+        let written = self.finish(function_config, results);
+        if copied && written_from < written.len() {
+            pieces.push(Piece::Written(written_from..written.len()));
+        }
+        Pieces { written, pieces }
+    }
+
+    /// Closes an output written without input ranges. `function_config` and `results`
+    /// matter only for a ResourceList.
     pub fn finish(mut self, function_config: Option<&Value>, results: &[Value]) -> String {
+        assert!(
+            self.pieces.is_empty(),
+            "an output with input ranges is closed with finish_pieces"
+        );
         match self.format {
             Format::Yaml => {}
             Format::Json => self.out.push_str("\n]\n}\n"),
@@ -169,6 +237,43 @@ mod tests {
         e.push(&json!({"a": 1}));
         e.push(&json!({"b": 2}));
         assert_eq!(e.finish(None, &[]), "a: 1\n---\nb: 2\n");
+    }
+
+    #[test]
+    fn input_ranges_that_follow_each_other_are_one_piece() {
+        let input = "a: 1\n---\nb: 2\n--- # c\nc: 3\n";
+        let mut e = Encoder::new(Format::Yaml);
+        e.push_input(0, input, 0..5);
+        e.push_input(0, input, 9..14);
+        e.push(&json!({"x": 1}));
+        e.push_input(0, input, 22..27);
+        e.push_input(1, "d: 4\n", 0..5);
+        let pieces = e.finish_pieces(None, &[]);
+        assert_eq!(pieces.written, "---\nx: 1\n---\n---\n");
+        assert_eq!(
+            pieces.pieces,
+            vec![
+                Piece::Input {
+                    input: 0,
+                    range: 0..14
+                },
+                Piece::Written(0..13),
+                Piece::Input {
+                    input: 0,
+                    range: 22..27
+                },
+                Piece::Written(13..17),
+                Piece::Input {
+                    input: 1,
+                    range: 0..5
+                },
+            ]
+        );
+        let output = pieces.with_inputs(vec![input.into(), "d: 4\n".into()]);
+        assert_eq!(
+            output.to_text(),
+            "a: 1\n---\nb: 2\n---\nx: 1\n---\nc: 3\n---\nd: 4\n"
+        );
     }
 
     #[test]

@@ -2,4 +2,5 @@
 
 pub mod diff;
 pub mod encode;
+pub mod output;
 pub mod resource_list;

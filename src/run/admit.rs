@@ -2,7 +2,7 @@
 //! run's threads window by window and taken back in input order, then (in `generate`)
 //! each generator input turned into resources that are admitted too.
 
-use super::intake::{Intake, Slot, Texts};
+use super::intake::{Intake, OwnText, Slot, Texts};
 use super::old::OldObjects;
 use super::{Admitted, Mode, Options, Subject, CHANGED_BY_ANNOTATION};
 use crate::core::diagnostic::{has_errors, Diagnostic};
@@ -12,7 +12,6 @@ use crate::core::resource::{Identity, Origin, Resource, FUNCTION_ANNOTATION, LOC
 use crate::io::encode::{render, Encoder, Format};
 use kadmit_yaml::spans::ItemText;
 use serde_json::Value;
-use std::borrow::Cow;
 
 /// One run's admission: what it needs, and what it has found so far.
 pub(super) struct Admitter<'a> {
@@ -79,10 +78,10 @@ struct Shared<'a, 't> {
 enum Done<'t> {
     /// A document written as it was read (configuration kept in the stream, a KRM item
     /// without identity): rendered, or its own text.
-    Passthrough(Cow<'t, str>),
+    Passthrough(Written<'t>),
     /// A resource with an empty pipeline and no one asking who it was (no reports, no
     /// diff): its own text, neither read again nor rendered.
-    Copied(&'t str),
+    Copied(OwnText<'t>),
     Resource {
         resource: Resource,
         /// Who was admitted, when it was not recorded before admission (without `--old`).
@@ -93,8 +92,24 @@ enum Done<'t> {
         admission: Option<Admission>,
         /// The document as the encoder writes it (its own text when admission left it
         /// as it was read); `None` when ExpansionTemplates print its resultants instead.
-        rendered: Option<Cow<'t, str>>,
+        rendered: Option<Written<'t>>,
     },
+}
+
+/// A document as it goes to the output.
+enum Written<'t> {
+    /// Its own text, written as the range of the input it is.
+    Own(OwnText<'t>),
+    Rendered(String),
+}
+
+impl Written<'_> {
+    fn push(self, encoder: &mut Encoder) {
+        match self {
+            Written::Own(own) => encoder.push_input(own.input, own.base, own.range),
+            Written::Rendered(text) => encoder.push_rendered(&text),
+        }
+    }
 }
 
 impl<'a> Admitter<'a> {
@@ -229,8 +244,8 @@ impl<'a> Admitter<'a> {
     /// `Admitted` records kept, the text written (or expanded), in input order.
     fn take_done(&mut self, done: Done<'_>, encoder: &mut Encoder) {
         match done {
-            Done::Passthrough(text) => encoder.push_rendered(&text),
-            Done::Copied(text) => encoder.push_rendered(text),
+            Done::Passthrough(text) => text.push(encoder),
+            Done::Copied(own) => encoder.push_input(own.input, own.base, own.range),
             Done::Resource {
                 resource,
                 subject,
@@ -244,7 +259,7 @@ impl<'a> Admitter<'a> {
                     None => self.keep_unadmitted(&resource),
                 }
                 match rendered {
-                    Some(text) => encoder.push_rendered(&text),
+                    Some(text) => text.push(encoder),
                     None => self.emit(&resource, None, encoder),
                 }
             }
@@ -484,16 +499,16 @@ impl<'t> Shared<'_, 't> {
         let copies = format == Format::Yaml && pipeline.expander.is_none();
         let own = slot.own_text(texts).filter(|_| copies);
         if slot.passthrough {
-            if let Some(text) = own {
-                return Done::Passthrough(Cow::Borrowed(text));
+            if let Some(own) = own {
+                return Done::Passthrough(Written::Own(own));
             }
             let value = slot.value(texts);
             let source = slot.source.as_deref().map(|text| (&value, text));
-            return Done::Passthrough(Cow::Owned(render(format, &value, source)));
+            return Done::Passthrough(Written::Rendered(render(format, &value, source)));
         }
-        if let Some(text) = own {
+        if let Some(own) = &own {
             if pipeline.is_empty() && resource.is_none() && !keep_subjects && !keep_admitted {
-                return Done::Copied(text);
+                return Done::Copied(own.clone());
             }
         }
         let (mut resource, subject) = match resource {
@@ -508,6 +523,7 @@ impl<'t> Shared<'_, 't> {
         // Defaulting changes values without a change record: a document with its own
         // text is compared, after admission, with the value it was read as.
         let read_as = own
+            .as_ref()
             .filter(|_| !pipeline.is_empty())
             .map(|_| resource.value.clone());
         let mut before = None;
@@ -525,8 +541,8 @@ impl<'t> Shared<'_, 't> {
         drop(read_as);
         let source = original.as_ref().zip(slot.source.as_deref());
         let rendered = pipeline.expander.is_none().then(|| match untouched {
-            Some(text) => Cow::Borrowed(text),
-            None => Cow::Owned(render(format, &resource.value, source)),
+            Some(own) => Written::Own(own),
+            None => Written::Rendered(render(format, &resource.value, source)),
         });
         if rendered.is_some() && !keep_admitted {
             // Written, and wanted no more: freed here, on the thread that built it

@@ -127,6 +127,19 @@ impl Span {
     pub fn text<'t>(&self, texts: &'t Texts<'_>) -> &'t str {
         &texts[self.input as usize][self.start..self.start + self.len as usize]
     }
+
+    fn range(&self) -> std::ops::Range<usize> {
+        self.start..self.start + self.len as usize
+    }
+}
+
+/// A document's own text, and where it lies: `range` of input number `input`, whose
+/// whole text is `base`.
+#[derive(Debug, Clone)]
+pub(super) struct OwnText<'t> {
+    pub base: &'t str,
+    pub input: usize,
+    pub range: std::ops::Range<usize>,
 }
 
 impl Slot {
@@ -160,12 +173,16 @@ impl Slot {
 
     /// The document's own text, when it is held as one: what it is written back as when
     /// admission leaves it as it was read (docs/yaml.md, "Untouched documents").
-    pub fn own_text<'t>(&self, texts: &'t Texts<'_>) -> Option<&'t str> {
+    pub fn own_text<'t>(&self, texts: &'t Texts<'_>) -> Option<OwnText<'t>> {
         match &self.held {
             Held::Text {
                 span,
                 portable: true,
-            } => Some(span.text(texts)),
+            } => Some(OwnText {
+                base: &texts[span.input as usize],
+                input: span.input as usize,
+                range: span.range(),
+            }),
             _ => None,
         }
     }
@@ -400,8 +417,8 @@ impl<'i> Intake<'i> {
     }
 
     /// Reads stdin: a lone `ResourceList` makes this a KRM call, anything else is a stream.
-    pub fn read_stdin(&mut self, stdin: &'i [u8]) {
-        self.read_input(STDIN, Cow::Borrowed(stdin), true);
+    pub fn read_stdin(&mut self, stdin: Cow<'i, [u8]>) {
+        self.read_input(STDIN, stdin, true);
         self.finish();
     }
 

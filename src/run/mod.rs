@@ -19,6 +19,7 @@ use crate::core::pipeline::{Change, Context, Objects, Unmatched};
 use crate::core::resource::{Identity, Origin};
 use crate::engines::generator::discovery::{plugin_roots, Catalog};
 use crate::io::encode::{Encoder, Format};
+pub use crate::io::output::Output;
 use admit::Admitter;
 use intake::Intake;
 use old::OldObjects;
@@ -155,7 +156,9 @@ impl Options {
 }
 
 pub struct Outcome {
-    pub stdout: String,
+    /// What goes to stdout: in a YAML stream, untouched documents are ranges of the
+    /// input, which it holds ([`Output`]).
+    pub stdout: Output,
     pub diagnostics: Vec<Diagnostic>,
     pub exit_code: i32,
     /// Per resource: what changed it.
@@ -363,9 +366,17 @@ fn run_input(options: Options, stdin: Cow<'_, [u8]>, teardown: Teardown) -> Outc
     for path in &options.crd_paths {
         intake.load_crd_path(path, options.allow_paths_outside_root, options.limits);
     }
+    let mut stdin = stdin;
     let input_len = if options.inputs.is_empty() {
-        intake.read_stdin(&stdin);
-        stdin.len()
+        let len = stdin.len();
+        if options.old_inputs.iter().any(|p| p.as_os_str() == "-") {
+            // Refused below (stdin read twice), and read for the old objects too.
+            intake.read_stdin(Cow::Borrowed(&stdin));
+        } else {
+            // Handed over: the output is written from it (`Output`).
+            intake.read_stdin(std::mem::take(&mut stdin));
+        }
+        len
     } else {
         intake.read_files(&options.inputs, options.recursive, &stdin)
     };
@@ -470,7 +481,9 @@ fn run_input(options: Options, stdin: Cow<'_, [u8]>, teardown: Teardown) -> Outc
     let results: Vec<Value> = diagnostics.iter().map(Diagnostic::to_krm_result).collect();
     let function_config = intake.function_config.as_ref();
     let stdout = match (failed, krm) {
-        (false, _) => encoder.finish(function_config, if krm { &results } else { &[] }),
+        (false, _) => encoder
+            .finish_pieces(function_config, if krm { &results } else { &[] })
+            .with_inputs(std::mem::take(&mut intake.texts)),
         // KRM: answer with the items as they came in, untouched, and the results.
         (true, true) if format == Format::ResourceList => {
             let mut original = Encoder::new(Format::ResourceList);
@@ -481,9 +494,9 @@ fn run_input(options: Options, stdin: Cow<'_, [u8]>, teardown: Teardown) -> Outc
                     None => original.push(&value),
                 }
             }
-            original.finish(function_config, &results)
+            Output::text(original.finish(function_config, &results))
         }
-        (true, _) => String::new(),
+        (true, _) => Output::default(),
     };
     let exit_code = if krm {
         i32::from(failed)
@@ -556,7 +569,7 @@ fn unmatched_summary(
 /// YAML stream) or a pipe into a bare `kadmit`.
 fn not_a_resource_list() -> Outcome {
     Outcome {
-        stdout: String::new(),
+        stdout: Output::default(),
         diagnostics: vec![Diagnostic::input(
             "no subcommand given and stdin is not a ResourceList: the operation is not supported \
              (use `kadmit transform` or `kadmit generate`; as a Helm post-renderer: \

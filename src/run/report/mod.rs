@@ -338,7 +338,7 @@ mod tests {
         let a = subject("a", 1);
         let b = subject("b", 5);
         let outcome = Outcome {
-            stdout: String::new(),
+            stdout: super::super::Output::default(),
             diagnostics: vec![
                 Diagnostic::rejected("no")
                     .with_resource(&b.id)
