@@ -27,7 +27,7 @@ fn place_of_module(first: &str, second: Option<&str>) -> Option<Place> {
         })
     };
     match first {
-        "main" | "alloc" | "cli" | "install" => place("edge", 4),
+        "main" | "alloc" | "stdin" | "cli" | "install" => place("edge", 4),
         "run" | "io" => place("run", 3),
         "engines" => Some(Place {
             layer: "engines",

@@ -7,7 +7,7 @@ use crate::core::origins::helm_source;
 use crate::core::resource::{Declared, Origin};
 use kadmit_yaml::compose::compose_with;
 use kadmit_yaml::json::decode_json_stream_with;
-use kadmit_yaml::split::{split_documents, Chunk};
+use kadmit_yaml::split::{self, split_documents, Chunk, SplitError};
 use kadmit_yaml::{Limits, TOO_MANY_NODES};
 use serde_json::Value;
 use std::borrow::Cow;
@@ -51,7 +51,11 @@ pub fn decode_stream_with_texts(
         Err(e) => return sink(Err(not_utf8(input, e, source))),
     };
     let keep = |_: Option<ChunkText<'_>>, value: Value| value;
-    let Some(chunks) = yaml_chunks(&text, source, limits, &keep, &mut sink) else {
+    let split = SplitText {
+        text: &text,
+        yaml: (!is_json(&text)).then(|| split_documents(&text)),
+    };
+    let Some(chunks) = read_split(split, source, limits, &keep, &mut sink) else {
         return;
     };
     let mut index = 0;
@@ -96,22 +100,51 @@ pub fn decode_stream_in_parallel<P: Send>(
     mut sink: impl FnMut(Result<(Origin, P), Diagnostic>),
 ) {
     match stream_text(input) {
-        Ok(text) => decode_text_in_parallel(&text, source, limits, jobs, prepare, sink),
+        Ok(text) => {
+            let split = split_text(&text, jobs);
+            decode_split_in_parallel(split, source, limits, jobs, prepare, sink);
+        }
         Err(e) => sink(Err(not_utf8(input, e, source))),
     }
 }
 
-/// [`decode_stream_in_parallel`] of a stream already turned into its [`stream_text`]
-/// (checked to be UTF-8, no byte-order mark, LF line ends): not checked again.
-pub fn decode_text_in_parallel<P: Send>(
-    text: &str,
+/// A stream's text (its [`stream_text`]) cut where documents are read from: YAML at its
+/// `---` lines (each part of the text searched on its own thread), or a JSON stream, read
+/// whole. Cut before it is read, so that the caller knows how many documents at most
+/// to hold room for.
+pub struct SplitText<'t> {
+    text: &'t str,
+    /// `None`: a JSON stream.
+    yaml: Option<Result<Vec<Chunk<'t>>, SplitError>>,
+}
+
+impl SplitText<'_> {
+    /// How many YAML chunks there are: documents, but for chunks that hold several.
+    pub fn chunks(&self) -> usize {
+        match &self.yaml {
+            Some(Ok(chunks)) => chunks.len(),
+            _ => 0,
+        }
+    }
+}
+
+/// `text` (already checked to be UTF-8, without a byte-order mark, with LF line ends: its
+/// [`stream_text`]) cut into what [`decode_split_in_parallel`] reads.
+pub fn split_text<'t>(text: &'t str, jobs: &Jobs) -> SplitText<'t> {
+    let yaml = (!is_json(text)).then(|| split_in_parallel(text, jobs));
+    SplitText { text, yaml }
+}
+
+/// [`decode_stream_in_parallel`] of a stream already [`split_text`].
+pub fn decode_split_in_parallel<P: Send>(
+    split: SplitText<'_>,
     source: &Arc<str>,
     limits: &Limits,
     jobs: &Jobs,
     prepare: impl Fn(Option<ChunkText<'_>>, Value) -> P + Sync,
     mut sink: impl FnMut(Result<(Origin, P), Diagnostic>),
 ) {
-    let Some(chunks) = yaml_chunks(text, source, limits, &prepare, &mut sink) else {
+    let Some(chunks) = read_split(split, source, limits, &prepare, &mut sink) else {
         return;
     };
     let mut index = 0;
@@ -123,29 +156,41 @@ pub fn decode_text_in_parallel<P: Send>(
     );
 }
 
-/// The YAML chunks of the stream's `text`; `None` when there are none to read: a JSON
-/// stream (read here, whole, into `sink`) or a stream that does not split into
-/// documents (the problem went to `sink`).
-fn yaml_chunks<'t, P>(
-    text: &'t str,
+/// A JSON stream starts with `{` (kubectl's check).
+fn is_json(text: &str) -> bool {
+    text.trim_start().starts_with('{')
+}
+
+/// The YAML chunks of a split stream; `None` when there are none to read: a JSON stream
+/// (read here, whole, into `sink`) or a stream that does not split into documents (the
+/// problem went to `sink`).
+fn read_split<'t, P>(
+    split: SplitText<'t>,
     source: &Arc<str>,
     limits: &Limits,
     prepare: &impl Fn(Option<ChunkText<'_>>, Value) -> P,
     sink: &mut impl FnMut(Result<(Origin, P), Diagnostic>),
 ) -> Option<Vec<Chunk<'t>>> {
-    if text.trim_start().starts_with('{') {
-        decode_json(text, source, limits, &mut |document| {
-            sink(document.map(|d| (d.origin, prepare(None, d.value))))
-        });
-        return None;
-    }
-    match split_documents(text) {
-        Ok(chunks) => Some(chunks),
-        Err(e) => {
+    match split.yaml {
+        None => {
+            decode_json(split.text, source, limits, &mut |document| {
+                sink(document.map(|d| (d.origin, prepare(None, d.value))))
+            });
+            None
+        }
+        Some(Ok(chunks)) => Some(chunks),
+        Some(Err(e)) => {
             sink(Err(input_error(source, e.document, e.line, &e.message)));
             None
         }
     }
+}
+
+/// [`split_documents`], each part of the text searched for separators on its own thread.
+fn split_in_parallel<'t>(text: &'t str, jobs: &Jobs) -> Result<Vec<Chunk<'t>>, SplitError> {
+    let parts = split::parts(text, jobs.threads());
+    let lines = jobs.map(parts, |part| split::separator_lines(text, part));
+    split::chunks_of(text, &lines)
 }
 
 /// The line a chunk's first document starts on: its first line that is neither blank nor
@@ -251,8 +296,17 @@ pub fn stream_text(input: &[u8]) -> Result<Cow<'_, str>, std::str::Utf8Error> {
 
 /// [`stream_text`] of text already known to be UTF-8.
 pub fn normalised_text(text: &str) -> Cow<'_, str> {
+    normalised_text_in_parallel(text, &Jobs::sequential())
+}
+
+/// [`normalised_text`], each part of the text looked at for a CR on its own thread.
+pub fn normalised_text_in_parallel<'t>(text: &'t str, jobs: &Jobs) -> Cow<'t, str> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    if text.contains('\r') {
+    let parts = split::parts(text, jobs.threads());
+    if jobs
+        .map(parts, |part| text[part].contains('\r'))
+        .contains(&true)
+    {
         Cow::Owned(text.replace("\r\n", "\n"))
     } else {
         Cow::Borrowed(text)

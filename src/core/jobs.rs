@@ -54,6 +54,11 @@ impl Jobs {
         }
     }
 
+    /// How many threads work is spread over.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
     /// Whether work is spread over more than one thread.
     pub fn is_parallel(&self) -> bool {
         self.pool.is_some()

@@ -84,32 +84,42 @@ impl Encoder {
     }
 
     /// Appends, in a YAML stream, a document that is `range` of input number `input`,
-    /// whose text is `text`, without copying it: the output names the range
-    /// ([`Pieces`]). A document that follows the previous one in the input, with exactly
-    /// the separator the output puts between them, extends that range.
-    pub fn push_input(&mut self, input: usize, text: &str, range: std::ops::Range<usize>) {
+    /// without copying it: the output names the range ([`Pieces`]). `after_separator`:
+    /// the input has exactly the separator the output puts between documents (`---` and
+    /// a line break) right before `range`; the range then extends the previous document's
+    /// when that one ends there. Known without looking at the input again: this runs on
+    /// the calling thread, in order, where reading the text again missed the cache.
+    pub fn push_input(
+        &mut self,
+        input: usize,
+        range: std::ops::Range<usize>,
+        after_separator: bool,
+    ) {
         debug_assert_eq!(
             self.format,
             Format::Yaml,
             "only a YAML stream copies its input"
         );
-        let separator = if self.count > 0 { SEPARATOR } else { "" };
+        let separated = self.count > 0;
         self.count += 1;
         if let Some(Piece::Input {
             input: last,
             range: previous,
         }) = self.pieces.last_mut()
         {
-            let follows = *last == input
+            let follows = separated
+                && after_separator
+                && *last == input
                 && self.written_from == self.out.len()
-                && previous.end + separator.len() == range.start
-                && text.get(previous.end..range.start) == Some(separator);
+                && previous.end + SEPARATOR.len() == range.start;
             if follows {
                 previous.end = range.end;
                 return;
             }
         }
-        self.out.push_str(separator);
+        if separated {
+            self.out.push_str(SEPARATOR);
+        }
         self.close_written();
         self.pieces.push(Piece::Input { input, range });
     }
@@ -243,11 +253,11 @@ mod tests {
     fn input_ranges_that_follow_each_other_are_one_piece() {
         let input = "a: 1\n---\nb: 2\n--- # c\nc: 3\n";
         let mut e = Encoder::new(Format::Yaml);
-        e.push_input(0, input, 0..5);
-        e.push_input(0, input, 9..14);
+        e.push_input(0, 0..5, false);
+        e.push_input(0, 9..14, true);
         e.push(&json!({"x": 1}));
-        e.push_input(0, input, 22..27);
-        e.push_input(1, "d: 4\n", 0..5);
+        e.push_input(0, 22..27, false);
+        e.push_input(1, 0..5, false);
         let pieces = e.finish_pieces(None, &[]);
         assert_eq!(pieces.written, "---\nx: 1\n---\n---\n");
         assert_eq!(

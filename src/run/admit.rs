@@ -53,8 +53,8 @@ impl std::ops::Deref for Given<'_> {
 // Like `Done`, moved once per slot: a box would be one more allocation per resource, made
 // on a worker and freed on the calling thread.
 #[allow(clippy::large_enum_variant)]
-enum Taken<'s, 't> {
-    Done(Done<'t>),
+enum Taken<'s> {
+    Done(Done),
     List(Given<'s>),
 }
 
@@ -75,38 +75,44 @@ struct Shared<'a, 't> {
 // Given one window at a time and moved once: boxing the large variant would only add an
 // allocation per resource.
 #[allow(clippy::large_enum_variant)]
-enum Done<'t> {
+enum Done {
     /// A document written as it was read (configuration kept in the stream, a KRM item
     /// without identity): rendered, or its own text.
-    Passthrough(Written<'t>),
+    Passthrough(Written),
     /// A resource with an empty pipeline and no one asking who it was (no reports, no
     /// diff): its own text, neither read again nor rendered.
-    Copied(OwnText<'t>),
-    Resource {
-        resource: Resource,
-        /// Who was admitted, when it was not recorded before admission (without `--old`).
-        subject: Option<Subject>,
-        /// The resource as read, with `Options::keep_admitted`.
-        before: Option<Value>,
-        /// `None` with an empty pipeline.
-        admission: Option<Admission>,
-        /// The document as the encoder writes it (its own text when admission left it
-        /// as it was read); `None` when ExpansionTemplates print its resultants instead.
-        rendered: Option<Written<'t>>,
-    },
+    Copied(OwnText),
+    /// Boxed: most documents of a large stream are copied, and a result is moved twice
+    /// between the threads (a `Resource` and its records made every result 632 bytes).
+    Resource(Box<ResourceDone>),
+}
+
+/// A resource through admission, as the calling thread takes it.
+struct ResourceDone {
+    resource: Resource,
+    /// Who was admitted, when it was not recorded before admission (without `--old`).
+    subject: Option<Subject>,
+    /// The resource as read, with `Options::keep_admitted`.
+    before: Option<Value>,
+    /// `None` with an empty pipeline.
+    admission: Option<Admission>,
+    /// The document as the encoder writes it (its own text when admission left it
+    /// as it was read); `None` when ExpansionTemplates print its resultants instead.
+    rendered: Option<Written>,
 }
 
 /// A document as it goes to the output.
-enum Written<'t> {
-    /// Its own text, written as the range of the input it is.
-    Own(OwnText<'t>),
+enum Written {
+    /// Its own text, written as the range of the input it is (where it lies, found on
+    /// the thread that admitted it).
+    Own(OwnText),
     Rendered(String),
 }
 
-impl Written<'_> {
+impl Written {
     fn push(self, encoder: &mut Encoder) {
         match self {
-            Written::Own(own) => encoder.push_input(own.input, own.base, own.range),
+            Written::Own(own) => encoder.push_input(own.input, own.range, own.after_separator),
             Written::Rendered(text) => encoder.push_rendered(&text),
         }
     }
@@ -242,17 +248,18 @@ impl<'a> Admitter<'a> {
 
     /// What the parallel part made of a slot: subjects, diagnostics, changes and
     /// `Admitted` records kept, the text written (or expanded), in input order.
-    fn take_done(&mut self, done: Done<'_>, encoder: &mut Encoder) {
+    fn take_done(&mut self, done: Done, encoder: &mut Encoder) {
         match done {
             Done::Passthrough(text) => text.push(encoder),
-            Done::Copied(own) => encoder.push_input(own.input, own.base, own.range),
-            Done::Resource {
-                resource,
-                subject,
-                before,
-                admission,
-                rendered,
-            } => {
+            Done::Copied(own) => encoder.push_input(own.input, own.range, own.after_separator),
+            Done::Resource(done) => {
+                let ResourceDone {
+                    resource,
+                    subject,
+                    before,
+                    admission,
+                    rendered,
+                } = *done;
                 self.subjects.extend(subject);
                 match admission {
                     Some(admission) => self.take_admission(&resource, before, admission),
@@ -484,7 +491,7 @@ impl<'t> Shared<'_, 't> {
     /// The parallel part of one slot's admission: read (unless `resource`, read already
     /// and given its old object), admitted, rendered (or, left as it was read, its own
     /// text); a function of the slot alone.
-    fn admit(&self, slot: &Slot, resource: Option<Resource>) -> Done<'t> {
+    fn admit(&self, slot: &Slot, resource: Option<Resource>) -> Done {
         let Shared {
             pipeline,
             cx,
@@ -497,7 +504,7 @@ impl<'t> Shared<'_, 't> {
         // Untouched documents are written as their own text in a YAML stream; expansion
         // prints resultants, and other formats are written anew.
         let copies = format == Format::Yaml && pipeline.expander.is_none();
-        let own = slot.own_text(texts).filter(|_| copies);
+        let own = slot.own_text().filter(|_| copies);
         if slot.passthrough {
             if let Some(own) = own {
                 return Done::Passthrough(Written::Own(own));
@@ -550,13 +557,13 @@ impl<'t> Shared<'_, 't> {
             resource.value = Value::Null;
             resource.old = None;
         }
-        Done::Resource {
+        Done::Resource(Box::new(ResourceDone {
             resource,
             subject,
             before,
             admission,
             rendered,
-        }
+        }))
     }
 }
 

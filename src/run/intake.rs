@@ -5,8 +5,8 @@
 use super::Options;
 use crate::core::config::{classify, is_crd, Loader, Source};
 use crate::core::decode::{
-    decode_stream_in_parallel, decode_text_in_parallel, normalised_text, stream_text, ChunkText,
-    Document,
+    decode_split_in_parallel, decode_stream_in_parallel, normalised_text_in_parallel, split_text,
+    ChunkText, Document,
 };
 use crate::core::diagnostic::Diagnostic;
 use crate::core::engine::CrdDocument;
@@ -20,7 +20,6 @@ use crate::core::resource::{
 use crate::io::resource_list;
 use kadmit_yaml::compose::compose_with;
 use kadmit_yaml::spans::ItemText;
-use kadmit_yaml::split::chunks_at_most;
 use kadmit_yaml::Limits;
 use serde_json::Value;
 
@@ -100,7 +99,21 @@ enum Held {
     /// admitted and, when every reader reads it alike (`ChunkText::portable`), written back
     /// as it is when nothing changed it. No copy of the text is made, so such a document
     /// costs only the slot.
-    Text { span: Span, portable: bool },
+    Text {
+        span: Span,
+        portable: bool,
+        /// The input has exactly `---` and a line break right before the text: looked at
+        /// while the chunk was read (and in the cache), not when it is written.
+        after_separator: bool,
+    },
+}
+
+/// A document's own text as a slot holds it ([`Held::Text`]).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct OwnSpan {
+    span: Span,
+    portable: bool,
+    after_separator: bool,
 }
 
 /// Where a document's text is: `len` bytes from `start` of the input `input` ([`Texts`]).
@@ -133,13 +146,13 @@ impl Span {
     }
 }
 
-/// A document's own text, and where it lies: `range` of input number `input`, whose
-/// whole text is `base`.
+/// Where a document's own text lies: `range` of input number `input`.
 #[derive(Debug, Clone)]
-pub(super) struct OwnText<'t> {
-    pub base: &'t str,
+pub(super) struct OwnText {
     pub input: usize,
     pub range: std::ops::Range<usize>,
+    /// The input has exactly `---` and a line break right before it.
+    pub after_separator: bool,
 }
 
 impl Slot {
@@ -173,15 +186,16 @@ impl Slot {
 
     /// The document's own text, when it is held as one: what it is written back as when
     /// admission leaves it as it was read (docs/yaml.md, "Untouched documents").
-    pub fn own_text<'t>(&self, texts: &'t Texts<'_>) -> Option<OwnText<'t>> {
+    pub fn own_text(&self) -> Option<OwnText> {
         match &self.held {
             Held::Text {
                 span,
                 portable: true,
+                after_separator,
             } => Some(OwnText {
-                base: &texts[span.input as usize],
                 input: span.input as usize,
                 range: span.range(),
+                after_separator: *after_separator,
             }),
             _ => None,
         }
@@ -241,7 +255,7 @@ pub(super) struct Intake<'i> {
     pending_text: Option<TextDigest>,
     /// The span of the document being accepted, while it is, and whether its text may be
     /// written back.
-    pending_span: Option<(Span, bool)>,
+    pending_span: Option<OwnSpan>,
     /// The threads decoding and admission are spread over (`--jobs`).
     pub jobs: Arc<Jobs>,
 }
@@ -263,7 +277,7 @@ enum Decoded {
     Other {
         value: Value,
         digest: Option<TextDigest>,
-        span: Option<(Span, bool)>,
+        span: Option<OwnSpan>,
     },
 }
 
@@ -272,7 +286,7 @@ impl Decoded {
     fn of(
         value: Value,
         digest: Option<TextDigest>,
-        span: Option<(Span, bool)>,
+        span: Option<OwnSpan>,
         source: &Arc<str>,
     ) -> Decoded {
         if is_list(&value) || resource_list::is_resource_list(&value) {
@@ -322,9 +336,17 @@ impl Decoded {
 
 /// How a slot holds a document: as its own text when it has a span (the tree is dropped),
 /// as compact JSON otherwise.
-fn held(value: &Value, span: Option<(Span, bool)>) -> Held {
+fn held(value: &Value, span: Option<OwnSpan>) -> Held {
     match span {
-        Some((span, portable)) => Held::Text { span, portable },
+        Some(OwnSpan {
+            span,
+            portable,
+            after_separator,
+        }) => Held::Text {
+            span,
+            portable,
+            after_separator,
+        },
         None => Held::Json(compact(value)),
     }
 }
@@ -374,7 +396,7 @@ impl<'i> Intake<'i> {
 
     /// A slot for an identified resource; `span`: where its own text is, and whether it
     /// may be written back.
-    fn slot(&mut self, resource: &Resource, passthrough: bool, span: Option<(Span, bool)>) -> Slot {
+    fn slot(&mut self, resource: &Resource, passthrough: bool, span: Option<OwnSpan>) -> Slot {
         let kind = self.kind_index(&resource.id);
         let held = held(&resource.value, span);
         Slot::of_held(held, Some(kind), &resource.origin, passthrough)
@@ -463,7 +485,7 @@ impl<'i> Intake<'i> {
     /// as the first and only document so far is a KRM call.
     fn read_input(&mut self, name: &str, bytes: Cow<'i, [u8]>, last: bool) {
         let before = self.documents;
-        match input_text(bytes) {
+        match input_text(bytes, &self.jobs) {
             Ok(text) => {
                 // Kept, so that slots may hold their document as a span of it.
                 self.texts.push(text);
@@ -533,9 +555,15 @@ impl<'i> Intake<'i> {
         let index = u32::try_from(input).expect("fewer than 2^32 inputs");
         let prepare = |own: Option<ChunkText<'_>>, value: Value| {
             let digest = own.filter(|_| digests).map(|own| text_digest(own.text));
-            let span = own
-                .filter(|own| own.alone)
-                .and_then(|own| Some((Span::of(own.text, &base, index)?, own.portable)));
+            let span = own.filter(|own| own.alone).and_then(|own| {
+                let span = Span::of(own.text, &base, index)?;
+                let after_separator = base[..span.start].ends_with("---\n");
+                Some(OwnSpan {
+                    span,
+                    portable: own.portable,
+                    after_separator,
+                })
+            });
             Decoded::of(value, digest, span, &source)
         };
         self.decode_into_slots(Ok(&base), &source, &limits, &jobs, prepare);
@@ -561,10 +589,12 @@ impl<'i> Intake<'i> {
         jobs: &Jobs,
         prepare: impl Fn(Option<ChunkText<'_>>, Value) -> Decoded + Sync,
     ) {
-        // Each document of the input may become a slot: sized once for a single stream
-        // (an empty list grows to exactly this), amortised over many `-f` files.
-        self.slots
-            .reserve(chunks_at_most(input.map_or_else(|b| b, str::as_bytes)));
+        let split = input.map(|text| split_text(text, jobs));
+        if let Ok(split) = &split {
+            // Each chunk of the input may become a slot: sized once for a single stream
+            // (an empty list grows to exactly this), amortised over many `-f` files.
+            self.slots.reserve(split.chunks());
+        }
         let sink = |doc: Result<(Origin, Decoded), Diagnostic>| {
             let (origin, decoded) = match doc {
                 Ok(doc) => doc,
@@ -585,8 +615,8 @@ impl<'i> Intake<'i> {
                 }
             }
         };
-        match input {
-            Ok(text) => decode_text_in_parallel(text, source, limits, jobs, prepare, sink),
+        match split {
+            Ok(split) => decode_split_in_parallel(split, source, limits, jobs, prepare, sink),
             Err(bytes) => decode_stream_in_parallel(bytes, source, limits, jobs, prepare, sink),
         }
     }
@@ -1035,15 +1065,15 @@ fn verify_item_text(item: &mut ItemText, value: &Value, limits: &Limits) -> bool
 
 /// An input's text as documents are read from it and slots point into it: UTF-8, without
 /// a byte-order mark, line ends LF ([`stream_text`]); the bytes back when not UTF-8.
-fn input_text(bytes: Cow<'_, [u8]>) -> Result<Cow<'_, str>, Cow<'_, [u8]>> {
+fn input_text<'b>(bytes: Cow<'b, [u8]>, jobs: &Jobs) -> Result<Cow<'b, str>, Cow<'b, [u8]>> {
     match bytes {
-        Cow::Borrowed(bytes) => match stream_text(bytes) {
-            Ok(text) => Ok(text),
+        Cow::Borrowed(bytes) => match std::str::from_utf8(bytes) {
+            Ok(text) => Ok(normalised_text_in_parallel(text, jobs)),
             Err(_) => Err(Cow::Borrowed(bytes)),
         },
         Cow::Owned(bytes) => match String::from_utf8(bytes) {
             Ok(text) => {
-                let converted = match normalised_text(&text) {
+                let converted = match normalised_text_in_parallel(&text, jobs) {
                     Cow::Borrowed(same) if same.len() == text.len() => None,
                     converted => Some(converted.into_owned()),
                 };

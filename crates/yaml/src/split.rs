@@ -3,6 +3,7 @@
 //! spaces or a `#` comment may follow it.
 
 use super::compose::control_character_at;
+use std::ops::Range;
 
 #[derive(Debug, PartialEq)]
 pub struct Chunk<'a> {
@@ -19,45 +20,132 @@ pub struct SplitError {
     pub document: usize,
 }
 
-/// At most how many chunks [`split_documents`] makes of `stream`: one more than the lines
-/// that start with `---`. A cheap count, to size the lists that hold a stream's documents
-/// once: grown by doubling, a list of a million small documents' records holds up to
-/// twice their size, and three times while it is copied to grow.
-pub fn chunks_at_most(stream: &[u8]) -> usize {
-    1 + usize::from(stream.starts_with(b"---"))
-        + memchr::memmem::find_iter(stream, b"\n---").count()
+pub fn split_documents(stream: &str) -> Result<Vec<Chunk<'_>>, SplitError> {
+    chunks_of(stream, &[separator_lines(stream, 0..stream.len())])
 }
 
-pub fn split_documents(stream: &str) -> Result<Vec<Chunk<'_>>, SplitError> {
+/// `stream` cut into about `count` parts, each from a line start to a line start (or the
+/// end), for [`separator_lines`] to scan each on its own: a separator is a whole line, so
+/// every one of them lies in one part.
+pub fn parts(stream: &str, count: usize) -> Vec<Range<usize>> {
     let bytes = stream.as_bytes();
-    let mut chunks = Vec::with_capacity(chunks_at_most(bytes));
+    let size = stream.len().div_ceil(count.max(1)).max(1);
+    let mut parts = Vec::with_capacity(count.max(1));
+    let mut start = 0;
+    while start < bytes.len() {
+        let end = match start.checked_add(size).filter(|&at| at < bytes.len()) {
+            Some(at) => memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |nl| at + nl + 1),
+            None => bytes.len(),
+        };
+        parts.push(start..end);
+        start = end;
+    }
+    if parts.is_empty() {
+        parts.push(0..0);
+    }
+    parts
+}
+
+/// The lines of one part of a stream (see [`parts`]) that start with `---`, found and
+/// looked at without the rest of the stream: putting the chunks together then needs no
+/// second look at the text (on another thread, it would miss the cache at every line).
+#[derive(Debug)]
+pub struct SeparatorLines<'a> {
+    lines: Vec<SeparatorLine<'a>>,
+    /// The part's line breaks.
+    line_breaks: usize,
+}
+
+#[derive(Debug)]
+struct SeparatorLine<'a> {
+    /// The chunk before it, when that starts in the same part (after another separator).
+    before: Option<&'a str>,
+    /// Where it starts and ends (after its line break) in the stream.
+    start: usize,
+    end: usize,
+    /// Its line number within the part, 0-based.
+    line: usize,
+    /// Only spaces or a comment follow `---`.
+    valid: bool,
+    /// Whether the chunk after it has content, when that is decided within the part.
+    content_after: Option<bool>,
+}
+
+/// The `---` lines of `stream[part]`. Line numbers are counted lazily, up to each
+/// separator and then to the part's end: most lines are not looked at one by one.
+pub fn separator_lines(stream: &str, part: Range<usize>) -> SeparatorLines<'_> {
+    let text = &stream[part.clone()];
+    let bytes = text.as_bytes();
+    let first = bytes.starts_with(b"---").then_some(0);
+    let starts: Vec<usize> = first
+        .into_iter()
+        .chain(memchr::memmem::find_iter(bytes, b"\n---").map(|at| at + 1))
+        .collect();
+    let mut lines = Vec::with_capacity(starts.len());
+    let mut ends = Vec::with_capacity(starts.len());
+    let mut counted = 0;
+    let mut line = 0;
+    for (i, &at) in starts.iter().enumerate() {
+        line += count_line_breaks(&bytes[counted..at]);
+        counted = at;
+        let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |nl| at + nl + 1);
+        let rest = text[at + 3..end].trim();
+        let next = starts.get(i + 1).copied();
+        // A chunk that runs past the part is decided when the chunks are put together.
+        let content_after = match (has_content(&text[end..next.unwrap_or(bytes.len())]), next) {
+            (true, _) => Some(true),
+            (false, Some(_)) => Some(false),
+            (false, None) => None,
+        };
+        let before = i.checked_sub(1).map(|previous| &text[ends[previous]..at]);
+        ends.push(end);
+        lines.push(SeparatorLine {
+            before,
+            start: part.start + at,
+            end: part.start + end,
+            line,
+            valid: rest.is_empty() || rest.starts_with('#'),
+            content_after,
+        });
+    }
+    let line_breaks = line + count_line_breaks(&bytes[counted..]);
+    SeparatorLines { lines, line_breaks }
+}
+
+/// The chunks of `stream`, from the [`separator_lines`] of its [`parts`] in order.
+pub fn chunks_of<'a>(
+    stream: &'a str,
+    parts: &[SeparatorLines<'a>],
+) -> Result<Vec<Chunk<'a>>, SplitError> {
+    let separators: usize = parts.iter().map(|part| part.lines.len()).sum();
+    let mut chunks = Vec::with_capacity(separators + 1);
     let mut start = 0;
     let mut start_line = 1;
-    // Line numbers are counted lazily, from `counted` (at line `counted_line`) on, only
-    // where a separator is found: most lines are not looked at one by one.
-    let mut counted = 0;
-    let mut counted_line = 1;
-    let separators = memchr::memmem::find_iter(bytes, b"\n---").map(|at| at + 1);
-    let first = stream.starts_with("---").then_some(0);
-    for line_start in first.into_iter().chain(separators) {
-        counted_line += count_line_breaks(&bytes[counted..line_start]);
-        counted = line_start;
-        let line_end = stream[line_start..]
-            .find('\n')
-            .map_or(stream.len(), |at| line_start + at + 1);
-        let trimmed = stream[line_start + 3..line_end].trim();
-        if !trimmed.is_empty() && !trimmed.starts_with('#') {
-            return Err(SplitError {
-                message: format!("invalid YAML document separator: {trimmed}"),
-                line: counted_line,
-                document: chunks.len() + usize::from(has_content(&stream[start..line_start])),
-            });
+    let mut content = None;
+    let mut lines_before = 0;
+    for part in parts {
+        for separator in &part.lines {
+            let line = lines_before + separator.line + 1;
+            if !separator.valid {
+                let rest = stream[separator.start + 3..separator.end].trim();
+                return Err(SplitError {
+                    message: format!("invalid YAML document separator: {rest}"),
+                    line,
+                    document: chunks.len()
+                        + usize::from(has_content(&stream[start..separator.start])),
+                });
+            }
+            let text = separator
+                .before
+                .unwrap_or_else(|| &stream[start..separator.start]);
+            push_chunk(&mut chunks, text, start_line, content);
+            start = separator.end;
+            start_line = line + 1;
+            content = separator.content_after;
         }
-        push_chunk(&mut chunks, &stream[start..line_start], start_line);
-        start = line_end;
-        start_line = counted_line + 1;
+        lines_before += part.line_breaks;
     }
-    push_chunk(&mut chunks, &stream[start..], start_line);
+    push_chunk(&mut chunks, &stream[start..], start_line, content);
     Ok(chunks)
 }
 
@@ -79,8 +167,14 @@ fn count_line_breaks(bytes: &[u8]) -> usize {
 
 /// A chunk with only comments and blank lines is no document, unless it holds a character
 /// go-yaml refuses: kubectl still hands it to go-yaml, which fails on it.
-fn push_chunk<'a>(chunks: &mut Vec<Chunk<'a>>, text: &'a str, first_line: usize) {
-    if has_content(text) || control_character_at(text).is_some() {
+/// `content`: whether `text` has content, when already known.
+fn push_chunk<'a>(
+    chunks: &mut Vec<Chunk<'a>>,
+    text: &'a str,
+    first_line: usize,
+    content: Option<bool>,
+) {
+    if content.unwrap_or_else(|| has_content(text)) || control_character_at(text).is_some() {
         chunks.push(Chunk { text, first_line });
     }
 }
@@ -146,13 +240,13 @@ mod tests {
                         document: chunks.len() + usize::from(has_content(&stream[start..offset])),
                     });
                 }
-                push_chunk(&mut chunks, &stream[start..offset], start_line);
+                push_chunk(&mut chunks, &stream[start..offset], start_line, None);
                 start = offset + line.len();
                 start_line = index + 2;
             }
             offset += line.len();
         }
-        push_chunk(&mut chunks, &stream[start..], start_line);
+        push_chunk(&mut chunks, &stream[start..], start_line, None);
         Ok(chunks)
     }
 
@@ -170,8 +264,35 @@ mod tests {
             streams.extend(longer);
         }
         for stream in &streams {
-            assert_eq!(split_documents(stream), line_by_line(stream), "{stream:?}");
+            let expected = line_by_line(stream);
+            assert_eq!(split_documents(stream), expected, "{stream:?}");
+            for count in [2, 3, 7] {
+                let lines: Vec<_> = parts(stream, count)
+                    .into_iter()
+                    .map(|part| separator_lines(stream, part))
+                    .collect();
+                assert_eq!(
+                    chunks_of(stream, &lines),
+                    expected,
+                    "{stream:?} in {count} parts"
+                );
+            }
         }
+    }
+
+    #[test]
+    fn parts_start_at_line_starts_and_cover_the_stream() {
+        let stream = "a: 1\n---\nb: 2\nc: 3\n---\nd";
+        for count in 1..12 {
+            let cut = parts(stream, count);
+            assert_eq!(cut.first().unwrap().start, 0);
+            assert_eq!(cut.last().unwrap().end, stream.len());
+            for pair in cut.windows(2) {
+                assert_eq!(pair[0].end, pair[1].start);
+                assert_eq!(&stream[pair[0].end - 1..pair[0].end], "\n");
+            }
+        }
+        assert_eq!(parts("", 4), vec![0..0]);
     }
 
     #[test]
