@@ -23,6 +23,24 @@ fn go_yaml_float() -> &'static Regex {
     })
 }
 
+// A `Regex` keeps its search state in a pool that is fast only for the thread that used
+// it first; documents are read on several threads at once (`--jobs`), and every other
+// thread went through the pool's lock on each match (a sixth of the extra CPU of two
+// jobs). Each thread matches with its own clone: the compiled program is shared, the
+// search state is not.
+thread_local! {
+    static GO_YAML_FLOAT: Regex = go_yaml_float().clone();
+    static AMBIGUOUS_PATTERNS: RegexSet = ambiguous_patterns().clone();
+}
+
+fn is_go_yaml_float(text: &str) -> bool {
+    GO_YAML_FLOAT.with(|re| re.is_match(text))
+}
+
+fn is_ambiguous(text: &str) -> bool {
+    AMBIGUOUS_PATTERNS.with(|set| set.is_match(text))
+}
+
 /// Resolves an untagged plain scalar exactly as go-yaml v2 `resolve()` does, then as
 /// `sigs.k8s.io/yaml` hands it to the API server (integral floats become integers, the way
 /// a float64 round-trips through JSON into an unstructured object).
@@ -65,7 +83,7 @@ pub fn resolve_plain(text: &str) -> Resolved {
     match first {
         // go-yaml keeps text whose float overflows (`1e400`) as a string.
         b'.' => match text.parse::<f64>() {
-            Ok(f) if f.is_finite() && go_yaml_float().is_match(text) => float_value(f),
+            Ok(f) if f.is_finite() && is_go_yaml_float(text) => float_value(f),
             _ => string(text),
         },
         b'0'..=b'9' | b'+' | b'-' => resolve_numeric(text),
@@ -84,7 +102,7 @@ fn resolve_numeric(text: &str) -> Resolved {
         GoInt::Overflow => return Resolved::IntegerOverflow,
         GoInt::NotInt => {}
     }
-    if go_yaml_float().is_match(&plain) {
+    if is_go_yaml_float(&plain) {
         match plain.parse::<f64>() {
             Ok(f) if f.is_finite() => return float_value(f),
             _ => {}
@@ -274,7 +292,7 @@ pub fn needs_quotes(s: &str) -> bool {
     // Every ambiguous pattern starts with one of these characters; a string starting with
     // any other letter cannot match them.
     let may_be_ambiguous = !first.is_alphabetic() || in_ascii_set(&AMBIGUOUS_LETTERS, first);
-    may_be_ambiguous && ambiguous_patterns().is_match(s)
+    may_be_ambiguous && is_ambiguous(s)
 }
 
 #[cfg(test)]
