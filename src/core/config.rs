@@ -166,13 +166,18 @@ pub fn is_kubewarden_policy(id: &Identity) -> bool {
 
 /// The family of a configuration document, or `None` for a real resource.
 pub fn classify(resource: &Resource) -> Option<Family> {
-    if let Some(known) = known_kind(&resource.id) {
+    classify_document(&resource.id, &resource.value)
+}
+
+/// [`classify`] of a document by its identity and value (no origin needed).
+pub fn classify_document(id: &Identity, value: &serde_json::Value) -> Option<Family> {
+    if let Some(known) = known_kind(id) {
         return Some(known.family);
     }
-    if resource.id.group == KADMIT_GROUP {
+    if id.group == KADMIT_GROUP {
         return Some(Family::Kadmit);
     }
-    resource.is_local_config().then_some(Family::LocalConfig)
+    crate::core::resource::is_local_config(value).then_some(Family::LocalConfig)
 }
 
 /// An admission-policy family kadmit does not execute, by API group (and kind where a

@@ -260,7 +260,7 @@ impl Resource {
 
     /// kustomize's rule: local-config unless the annotation is absent or exactly "false".
     pub fn is_local_config(&self) -> bool {
-        matches!(self.annotation(LOCAL_CONFIG), Some(v) if v != "false")
+        is_local_config(&self.value)
     }
 
     /// Sets an annotation, creating `metadata.annotations` when needed.
@@ -286,6 +286,11 @@ impl Resource {
 
 pub const LOCAL_CONFIG: &str = "config.kubernetes.io/local-config";
 pub const FUNCTION_ANNOTATION: &str = "config.kubernetes.io/function";
+
+/// [`Resource::is_local_config`] of a document's value.
+pub fn is_local_config(value: &Value) -> bool {
+    matches!(annotation(value, LOCAL_CONFIG), Some(v) if v != "false")
+}
 
 pub fn annotation<'a>(value: &'a Value, key: &str) -> Option<&'a str> {
     value

@@ -3,7 +3,7 @@
 //! (CRD scopes, Namespaces). A `ResourceList` is taken apart here.
 
 use super::Options;
-use crate::core::config::{classify, is_crd, Loader, Source};
+use crate::core::config::{classify, classify_document, is_crd, Loader, Source};
 use crate::core::decode::{
     decode_split_in_parallel, decode_stream_in_parallel, normalised_text_in_parallel, split_text,
     ChunkText, Document,
@@ -283,12 +283,7 @@ enum Decoded {
 
 impl Decoded {
     /// `span`: where the document's own text is, and whether it may be written back.
-    fn of(
-        value: Value,
-        digest: Option<TextDigest>,
-        span: Option<OwnSpan>,
-        source: &Arc<str>,
-    ) -> Decoded {
+    fn of(value: Value, digest: Option<TextDigest>, span: Option<OwnSpan>) -> Decoded {
         if is_list(&value) || resource_list::is_resource_list(&value) {
             return Decoded::Other {
                 value,
@@ -303,32 +298,21 @@ impl Decoded {
                 span,
             };
         };
-        let resource = Resource {
-            value,
-            id,
-            // Classification reads no origin.
-            origin: Origin {
-                source: source.clone(),
-                index: 0,
-                line: 0,
-                list_item: None,
-                declared: None,
-            },
-            old: None,
-        };
-        let learnt = is_crd(&resource.id)
-            || (resource.id.group.is_empty() && resource.id.kind == "Namespace");
-        if learnt || classify(&resource).is_some() {
+        // Classified by identity and value: a `Resource` would need an origin, and the
+        // run's one name cloned and dropped here on every thread was a cache line they
+        // all wrote to.
+        let learnt = is_crd(&id) || (id.group.is_empty() && id.kind == "Namespace");
+        if learnt || classify_document(&id, &value).is_some() {
             return Decoded::Other {
-                value: resource.value,
+                value,
                 digest,
                 span,
             };
         }
         Decoded::Resource {
-            held: held(&resource.value, span),
-            declared: declared_by_annotations(&resource.value),
-            id: resource.id,
+            held: held(&value, span),
+            declared: declared_by_annotations(&value),
+            id,
             digest,
         }
     }
@@ -564,7 +548,7 @@ impl<'i> Intake<'i> {
                     after_separator,
                 })
             });
-            Decoded::of(value, digest, span, &source)
+            Decoded::of(value, digest, span)
         };
         self.decode_into_slots(Ok(&base), &source, &limits, &jobs, prepare);
         self.texts[input] = base;
@@ -575,8 +559,7 @@ impl<'i> Intake<'i> {
         let source: Arc<str> = Arc::from(name);
         let limits = self.limits;
         let jobs = self.jobs.clone();
-        let prepare =
-            |_: Option<ChunkText<'_>>, value: Value| Decoded::of(value, None, None, &source);
+        let prepare = |_: Option<ChunkText<'_>>, value: Value| Decoded::of(value, None, None);
         self.decode_into_slots(Err(bytes), &source, &limits, &jobs, prepare);
     }
 
