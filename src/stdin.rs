@@ -53,18 +53,24 @@ fn read_in_parts(
     let mut bytes = vec![0u8; size];
     let part = size.div_ceil(jobs);
     let read: Vec<std::io::Result<usize>> = std::thread::scope(|scope| {
-        let readers: Vec<_> = bytes
-            .chunks_mut(part)
+        let mut chunks = bytes.chunks_mut(part);
+        let first = chunks.next().expect("size is not 0");
+        let readers: Vec<_> = chunks
             .enumerate()
             .map(|(index, chunk)| {
-                let offset = start + (index * part) as u64;
+                let offset = start + ((index + 1) * part) as u64;
                 scope.spawn(move || read_fully_at(file, chunk, offset))
             })
             .collect();
-        readers
-            .into_iter()
-            .map(|reader| reader.join().expect("a read does not panic"))
-            .collect()
+        // This thread reads the first part: were it to wait, the scheduler may leave a
+        // new thread on a busy core for milliseconds.
+        let mut read = vec![read_fully_at(file, first, start)];
+        read.extend(
+            readers
+                .into_iter()
+                .map(|reader| reader.join().expect("a read does not panic")),
+        );
+        read
     });
     // The bytes up to the first part that came short are the file's.
     let mut whole = 0;
