@@ -50,9 +50,6 @@ impl std::ops::Deref for Given<'_> {
 
 /// What reaches the calling thread for one slot: what the parallel part made of it, or a
 /// KRM `*List`, admitted there, item by item, in its place.
-// Like `Done`, moved once per slot: a box would be one more allocation per resource, made
-// on a worker and freed on the calling thread.
-#[allow(clippy::large_enum_variant)]
 enum Taken<'s> {
     Done(Done),
     List(Given<'s>),
@@ -72,9 +69,6 @@ struct Shared<'a, 't> {
 }
 
 /// What the parallel part made of one slot.
-// Given one window at a time and moved once: boxing the large variant would only add an
-// allocation per resource.
-#[allow(clippy::large_enum_variant)]
 enum Done {
     /// A document written as it was read (configuration kept in the stream, a KRM item
     /// without identity): rendered, or its own text.

@@ -99,20 +99,17 @@ enum Held {
     /// admitted and, when every reader reads it alike (`ChunkText::portable`), written back
     /// as it is when nothing changed it. No copy of the text is made, so such a document
     /// costs only the slot.
-    Text {
-        span: Span,
-        portable: bool,
-        /// The input has exactly `---` and a line break right before the text: looked at
-        /// while the chunk was read (and in the cache), not when it is written.
-        after_separator: bool,
-    },
+    Text(OwnSpan),
 }
 
 /// A document's own text as a slot holds it ([`Held::Text`]).
 #[derive(Debug, Clone, Copy)]
 pub(super) struct OwnSpan {
     span: Span,
+    /// Every YAML 1.1 and 1.2 reader reads the text alike (`ChunkText::portable`).
     portable: bool,
+    /// The input has exactly `---` and a line break right before the text: looked at
+    /// while the chunk was read (and in the cache), not when it is written.
     after_separator: bool,
 }
 
@@ -180,7 +177,7 @@ impl Slot {
     pub fn len(&self) -> usize {
         match &self.held {
             Held::Json(body) => body.len(),
-            Held::Text { span, .. } => span.len as usize,
+            Held::Text(own) => own.span.len as usize,
         }
     }
 
@@ -188,14 +185,10 @@ impl Slot {
     /// admission leaves it as it was read (docs/yaml.md, "Untouched documents").
     pub fn own_text(&self) -> Option<OwnText> {
         match &self.held {
-            Held::Text {
-                span,
-                portable: true,
-                after_separator,
-            } => Some(OwnText {
-                input: span.input as usize,
-                range: span.range(),
-                after_separator: *after_separator,
+            Held::Text(own) if own.portable => Some(OwnText {
+                input: own.span.input as usize,
+                range: own.span.range(),
+                after_separator: own.after_separator,
             }),
             _ => None,
         }
@@ -204,7 +197,7 @@ impl Slot {
     pub fn value(&self, texts: &Texts<'_>) -> Value {
         match &self.held {
             Held::Json(body) => read_compact(body),
-            Held::Text { span, .. } => read_own_text(span.text(texts)),
+            Held::Text(own) => read_own_text(own.span.text(texts)),
         }
     }
 
@@ -322,15 +315,7 @@ impl Decoded {
 /// as compact JSON otherwise.
 fn held(value: &Value, span: Option<OwnSpan>) -> Held {
     match span {
-        Some(OwnSpan {
-            span,
-            portable,
-            after_separator,
-        }) => Held::Text {
-            span,
-            portable,
-            after_separator,
-        },
+        Some(own) => Held::Text(own),
         None => Held::Json(compact(value)),
     }
 }

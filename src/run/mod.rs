@@ -353,7 +353,7 @@ enum Teardown {
     Leave,
 }
 
-fn run_input(options: Options, stdin: Cow<'_, [u8]>, teardown: Teardown) -> Outcome {
+fn run_input(options: Options, mut stdin: Cow<'_, [u8]>, teardown: Teardown) -> Outcome {
     let jobs = std::sync::Arc::new(Jobs::new(options.jobs));
     let mut intake = Intake::new(&options, jobs);
     // Plugin configuration and --config files come first: rules are known before resources.
@@ -366,7 +366,6 @@ fn run_input(options: Options, stdin: Cow<'_, [u8]>, teardown: Teardown) -> Outc
     for path in &options.crd_paths {
         intake.load_crd_path(path, options.allow_paths_outside_root, options.limits);
     }
-    let mut stdin = stdin;
     let input_len = if options.inputs.is_empty() {
         let len = stdin.len();
         if options.old_inputs.iter().any(|p| p.as_os_str() == "-") {
