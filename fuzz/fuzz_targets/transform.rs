@@ -199,24 +199,25 @@ fuzz_target!(|data: &[u8]| {
     let mut options = Options::new(Mode::Transform);
     options.config_root = empty_root();
     let outcome = run(options, &input);
+    let stdout = outcome.stdout.to_text();
     if std::env::var_os("KADMIT_FUZZ_DEBUG").is_some() {
         // Reproducing an artifact: what kadmit read and what it said.
         eprintln!(
             "--- input ---\n{}\n--- exit {} ---\n{}\n--- diagnostics ---",
             String::from_utf8_lossy(&input),
             outcome.exit_code,
-            outcome.stdout
+            stdout
         );
         for d in &outcome.diagnostics {
             eprintln!("{d:?}");
         }
     }
     if outcome.exit_code == 0 {
-        let (_, problems) = decode_all(outcome.stdout.as_bytes(), &Arc::from("output"));
+        let (_, problems) = decode_all(stdout.as_bytes(), &Arc::from("output"));
         if let Some(problem) = problems.first() {
             panic!(
                 "kadmit cannot read its own output: {}\noutput:\n{}",
-                problem.message, outcome.stdout
+                problem.message, stdout
             );
         }
     }
