@@ -47,10 +47,15 @@ impl Pieces {
         if lent {
             return Output::text(output.assemble(&inputs));
         }
-        Output {
-            inputs: inputs.into_iter().map(Cow::into_owned).collect(),
-            ..output
-        }
+        // A lent input no piece names is not copied: it is never written from.
+        let inputs = inputs
+            .into_iter()
+            .map(|text| match text {
+                Cow::Owned(text) => text,
+                Cow::Borrowed(_) => String::new(),
+            })
+            .collect();
+        Output { inputs, ..output }
     }
 }
 

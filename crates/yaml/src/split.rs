@@ -82,7 +82,7 @@ pub fn separator_lines(stream: &str, part: Range<usize>) -> SeparatorLines<'_> {
         .chain(memchr::memmem::find_iter(bytes, b"\n---").map(|at| at + 1))
         .collect();
     let mut lines = Vec::with_capacity(starts.len());
-    let mut ends = Vec::with_capacity(starts.len());
+    let mut previous_end = None;
     let mut counted = 0;
     let mut line = 0;
     for (i, &at) in starts.iter().enumerate() {
@@ -97,8 +97,8 @@ pub fn separator_lines(stream: &str, part: Range<usize>) -> SeparatorLines<'_> {
             (false, Some(_)) => Some(false),
             (false, None) => None,
         };
-        let before = i.checked_sub(1).map(|previous| &text[ends[previous]..at]);
-        ends.push(end);
+        let before = previous_end.map(|previous| &text[previous..at]);
+        previous_end = Some(end);
         lines.push(SeparatorLine {
             before,
             start: part.start + at,
