@@ -34,9 +34,9 @@ pub struct Findings {
 
 pub struct Decoder<'a> {
     catalog: &'a Catalog,
-    /// Strict path steps: `Ok(key)` or `Err(index)`.
+    /// Strict path steps: `Ok(key)` or `Err(index)`; the JSON Pointer of an unknown field
+    /// is made from them too.
     strict_path: Vec<Result<&'a str, usize>>,
-    pointer: Vec<String>,
     /// `errorContext`: the innermost struct's name and the struct fields' JSON names.
     go_struct: &'static str,
     go_fields: Vec<&'a str>,
@@ -49,7 +49,6 @@ impl<'a> Decoder<'a> {
         Decoder {
             catalog,
             strict_path: Vec::new(),
-            pointer: Vec::new(),
             go_struct: "",
             go_fields: Vec::new(),
             duplicates: duplicates.iter().map(String::as_str).collect(),
@@ -64,7 +63,7 @@ impl<'a> Decoder<'a> {
             return;
         }
         let catalog = self.catalog;
-        let shape = Shape::of(catalog, node);
+        let shape = Shape::cached(catalog, node);
         match (&shape, value) {
             (Shape::Any, _) => {}
             (Shape::Struct { name, fields, .. }, Value::Object(map)) => {
@@ -102,7 +101,6 @@ impl<'a> Decoder<'a> {
             (Shape::Slice(items), Value::Array(list)) => {
                 for (i, item) in list.iter().enumerate() {
                     self.strict_path.push(Err(i));
-                    self.pointer.push(i.to_string());
                     self.value(*items, item);
                     self.leave();
                 }
@@ -115,9 +113,13 @@ impl<'a> Decoder<'a> {
             (Shape::String, Value::String(_)) | (Shape::Bool, Value::Bool(_)) => {}
             (Shape::Float, Value::Number(_)) => {}
             (Shape::Int(_, bits), Value::Number(n)) => {
-                let literal = literal(n);
-                if !fits(&literal, *bits) {
-                    self.type_error(&format!("number {literal}"), &shape);
+                // An integer kubectl sent as such needs no text to be checked.
+                let fits = match n.as_i64() {
+                    Some(v) => *bits >= 64 || i32::try_from(v).is_ok(),
+                    None => fits(&literal(n), *bits),
+                };
+                if !fits {
+                    self.type_error(&format!("number {}", literal(n)), &shape);
                 }
             }
             (Shape::Quantity, v) => {
@@ -160,12 +162,10 @@ impl<'a> Decoder<'a> {
 
     fn enter_key(&mut self, key: &'a str) {
         self.strict_path.push(Ok(key));
-        self.pointer.push(key.replace('~', "~0").replace('/', "~1"));
     }
 
     fn leave(&mut self) {
         self.strict_path.pop();
-        self.pointer.pop();
     }
 
     fn path(&self) -> String {
@@ -189,9 +189,12 @@ impl<'a> Decoder<'a> {
             suggestion: suggestion.map(str::to_owned),
         };
         let mut pointer = String::new();
-        for step in &self.pointer {
+        for step in &self.strict_path {
             pointer.push('/');
-            pointer.push_str(step);
+            match step {
+                Ok(key) => pointer.push_str(&key.replace('~', "~0").replace('/', "~1")),
+                Err(i) => pointer.push_str(&i.to_string()),
+            }
         }
         self.found.drop.push(pointer);
         if self.found.strict.len() < MAX_STRICT {

@@ -49,6 +49,17 @@ impl Node {
         })
     }
 
+    /// Where the keywords written at the node live: with [`Node::target_address`], what
+    /// tells one node from another (the embedded schemas are never freed).
+    pub fn site_address(&self) -> usize {
+        self.site as *const Map<String, Value> as usize
+    }
+
+    /// Where the keywords of the definition followed live.
+    pub fn target_address(&self) -> usize {
+        self.target as *const Map<String, Value> as usize
+    }
+
     /// A keyword, the site's over the definition's.
     pub fn get(&self, key: &str) -> Option<&'static Value> {
         self.site

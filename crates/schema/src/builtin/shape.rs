@@ -10,6 +10,8 @@
 use super::catalog::Catalog;
 use super::node::Node;
 use serde_json::{Map, Value};
+use std::cell::RefCell;
+use std::collections::HashMap;
 
 /// The definitions with their own `UnmarshalJSON`.
 const QUANTITY: &str = "io.k8s.apimachinery.pkg.api.resource.Quantity";
@@ -32,14 +34,16 @@ const RAW: [&str; 7] = [
 pub const RFC3339: &str = "2006-01-02T15:04:05Z07:00";
 pub const RFC3339_MICRO: &str = "2006-01-02T15:04:05.000000Z07:00";
 
+#[derive(Clone, Copy)]
 pub enum Shape {
     /// `interface{}` or raw JSON: anything goes, nothing inside is checked.
     Any,
     Struct {
         /// `reflect.Type.Name()`: `DeploymentSpec`.
         name: &'static str,
-        /// `reflect.Type.String()`: `v1.DeploymentSpec`.
-        go: String,
+        /// The definition, for `reflect.Type.String()` (`v1.DeploymentSpec`), which only
+        /// an error message needs.
+        definition: Option<&'static str>,
         fields: Option<&'static Map<String, Value>>,
     },
     Map(Node),
@@ -57,7 +61,37 @@ pub enum Shape {
     Time(&'static str, &'static str),
 }
 
+/// A node's shape, keyed by where its catalog and its keywords live: the catalogs and
+/// their schemas are never freed, so an address names one node of one version for the
+/// whole process.
+type ShapeKey = (usize, usize, usize, usize);
+
+thread_local! {
+    /// Every node a thread has decoded into, with its shape. A shape takes a dozen keyword
+    /// lookups to work out (SipHash over the schema's maps), and the same few hundred
+    /// nodes are met in every object of a kind; the table holds at most one entry per
+    /// schema node of the embedded versions.
+    static SHAPES: RefCell<HashMap<ShapeKey, Shape, foldhash::fast::FixedState>> =
+        RefCell::new(HashMap::with_hasher(foldhash::fast::FixedState::with_seed(0)));
+}
+
 impl Shape {
+    /// [`Shape::of`], worked out once per node and thread.
+    pub fn cached(catalog: &Catalog, node: Node) -> Shape {
+        let key = (
+            catalog as *const Catalog as usize,
+            node.site_address(),
+            node.target_address(),
+            node.definition.map_or(0, |name| name.as_ptr() as usize),
+        );
+        if let Some(shape) = SHAPES.with(|shapes| shapes.borrow().get(&key).copied()) {
+            return shape;
+        }
+        let shape = Shape::of(catalog, node);
+        SHAPES.with(|shapes| shapes.borrow_mut().insert(key, shape));
+        shape
+    }
+
     pub fn of(catalog: &Catalog, node: Node) -> Shape {
         match node.definition {
             Some(QUANTITY) => return Shape::Quantity,
@@ -75,14 +109,11 @@ impl Shape {
             Some("object") => match (properties, node.additional(catalog)) {
                 (None, Some(values)) => Shape::Map(values),
                 (None, None) if node.get("additionalProperties").is_some() => Shape::Any,
-                _ => {
-                    let (go, name) = go_name(node.definition);
-                    Shape::Struct {
-                        name,
-                        go,
-                        fields: properties,
-                    }
-                }
+                _ => Shape::Struct {
+                    name: go_name(node.definition),
+                    definition: node.definition,
+                    fields: properties,
+                },
             },
             Some("array") => match node.items(catalog) {
                 Some(items) => Shape::Slice(items),
@@ -105,7 +136,7 @@ impl Shape {
     pub fn go_type(&self, catalog: &Catalog) -> String {
         match self {
             Shape::Any => "interface {}".into(),
-            Shape::Struct { go, .. } => go.clone(),
+            Shape::Struct { definition, .. } => go_string(*definition),
             Shape::Map(values) => format!(
                 "map[string]{}",
                 Shape::of(catalog, *values).go_type(catalog)
@@ -134,16 +165,23 @@ fn is_bytes(node: Node) -> bool {
             == Some("byte")
 }
 
-/// (`v1.DeploymentSpec`, `DeploymentSpec`) from `io.k8s.api.apps.v1.DeploymentSpec`: the
-/// Go package's name is the definition's next-to-last part.
-fn go_name(definition: Option<&'static str>) -> (String, &'static str) {
+/// `DeploymentSpec` from `io.k8s.api.apps.v1.DeploymentSpec` (`reflect.Type.Name()`).
+fn go_name(definition: Option<&'static str>) -> &'static str {
+    definition.map_or("", |definition| {
+        definition.rsplit('.').next().unwrap_or(definition)
+    })
+}
+
+/// `v1.DeploymentSpec` from `io.k8s.api.apps.v1.DeploymentSpec` (`reflect.Type.String()`):
+/// the Go package's name is the definition's next-to-last part.
+fn go_string(definition: Option<&'static str>) -> String {
     let Some(definition) = definition else {
-        return ("struct {}".into(), "");
+        return "struct {}".into();
     };
     let mut parts = definition.rsplit('.');
     let name = parts.next().unwrap_or(definition);
     match parts.next() {
-        Some(package) => (format!("{package}.{name}"), name),
-        None => (name.into(), name),
+        Some(package) => format!("{package}.{name}"),
+        None => name.into(),
     }
 }

@@ -283,3 +283,18 @@ fn bytes_are_base64_as_gos_decoder_reads_it() {
         "json: cannot unmarshal number into Go struct field Secret.data of type []uint8"
     );
 }
+
+#[test]
+fn an_unknown_key_with_a_slash_or_tilde_is_dropped_by_its_escaped_pointer() {
+    let object = with("/spec/template/spec/containers/0/x~y", json!({"a/b": 1}));
+    let ignored = decode(&object, Ignore);
+    assert_eq!(ignored.drop, ["/spec/template/spec/containers/0/x~0y"]);
+    let mut kept = object.clone();
+    ignored.apply(&mut kept);
+    assert_eq!(kept, deployment());
+
+    let mut labels = deployment();
+    labels["spec"]["selector"]["matchLabelz/x"] = json!("y");
+    let ignored = decode(&labels, Ignore);
+    assert_eq!(ignored.drop, ["/spec/selector/matchLabelz~1x"]);
+}
