@@ -72,7 +72,7 @@ thread_local! {
     /// nodes are met in every object of a kind; the table holds at most one entry per
     /// schema node of the embedded versions.
     static SHAPES: RefCell<HashMap<ShapeKey, Shape, foldhash::fast::FixedState>> =
-        RefCell::new(HashMap::with_hasher(foldhash::fast::FixedState::with_seed(0)));
+        const { RefCell::new(HashMap::with_hasher(foldhash::fast::FixedState::with_seed(0))) };
 }
 
 impl Shape {
