@@ -123,6 +123,11 @@ impl Selector {
         LabelSelector::from_value(value, "labelSelector")?.to_selector()
     }
 
+    /// `labels.Selector.Empty()`: no requirement, so every label set matches.
+    pub fn is_empty(&self) -> bool {
+        self.requirements.is_empty()
+    }
+
     /// Whether a label set satisfies every requirement; `None` is an empty label set.
     pub fn matches(&self, labels: Option<&Map<String, Value>>) -> bool {
         self.requirements.iter().all(|r| {

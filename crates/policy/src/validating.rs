@@ -28,6 +28,7 @@ use crate::matching::{Equivalents, Matched};
 use crate::params::ParamSource;
 use crate::request::{AdmissionRequest, RequestValues};
 use kadmit_schema::cel::expression::Invocation;
+use kadmit_schema::cel::PER_CALL_LIMIT;
 /// `RuntimeCELCostBudget`: validations, messageExpressions and variables of one invocation.
 pub use kadmit_schema::cel::VALIDATION_BUDGET;
 use serde_json::Value;
@@ -193,10 +194,12 @@ fn evaluate_in(
     }
     // messageExpressions with the remaining budget (a fresh variable cache, as the
     // server's second filter run).
-    let mut messages = Invocation::new(&activation, &core.variables, invocation.remaining_budget());
+    let remaining = invocation.remaining_budget();
+    let mut messages = Invocation::new(&activation, &core.variables, remaining);
     let mut message_results: Vec<Option<Result<Value, RunError>>> = Vec::new();
     let mut message_failure = None;
-    for v in &policy.validations {
+    let skip_messages = messages_cannot_matter(policy, &results, remaining);
+    for v in policy.validations.iter().filter(|_| !skip_messages) {
         let Some(expression) = &v.message_expression else {
             message_results.push(None);
             continue;
@@ -270,6 +273,29 @@ fn evaluate_in(
         decisions,
         audit_annotations,
     }
+}
+
+/// Whether the messageExpressions can be left unevaluated without changing the outcome.
+/// The server evaluates them all, but a message is read only for a validation that did
+/// not pass, and otherwise they matter only by running the shared budget out, which turns
+/// every decision into an error. Each evaluation (a message, or a variable it reads,
+/// evaluated once in the messages' own cache) spends at most [`PER_CALL_LIMIT`]: it stops
+/// with the per-call error there. So when every validation passed and what is left
+/// covers every message and variable at that limit, no evaluation can meet a budget
+/// smaller than the per-call limit, and the budget cannot run out.
+fn messages_cannot_matter(
+    policy: &ValidatingPolicy,
+    results: &[Result<Value, RunError>],
+    remaining: u64,
+) -> bool {
+    let all_passed = results.iter().all(|r| matches!(r, Ok(Value::Bool(true))));
+    let evaluations = policy
+        .validations
+        .iter()
+        .filter(|v| v.message_expression.is_some())
+        .count()
+        + policy.core.variables.len();
+    all_passed && remaining >= (evaluations as u64).saturating_mul(PER_CALL_LIMIT)
 }
 
 /// Go's `encoding/json` string: HTML-safe escapes of `<`, `>`, `&`, U+2028, U+2029.
@@ -496,6 +522,15 @@ mod tests {
     ) -> ValidatingOutcome {
         let object = json!({"apiVersion": "v1", "kind": "ConfigMap",
             "metadata": {"name": "cm", "namespace": "ns"}, "data": {"a": "x"}});
+        run_on(policies, bindings, params, &object)
+    }
+
+    fn run_on(
+        policies: &[ValidatingPolicy],
+        bindings: &[Binding],
+        params: Vec<Value>,
+        object: &Value,
+    ) -> ValidatingOutcome {
         let request = AdmissionRequest {
             attributes: Request {
                 operation: "CREATE",
@@ -507,7 +542,7 @@ mod tests {
                 resource: Gvr::new("", "v1", "configmaps"),
                 name: "cm",
                 namespace: "ns",
-                object: Some(&object),
+                object: Some(object),
                 ..Request::default()
             },
             ..AdmissionRequest::default()
@@ -547,6 +582,31 @@ mod tests {
             (out.denials[1].reason.as_str(), out.denials[1].code),
             ("Forbidden", 403)
         );
+    }
+
+    #[test]
+    fn messages_that_run_the_shared_budget_out_fail_every_validation() {
+        // `startsWith` costs 0.1 per character of its argument: 900,000 units here.
+        let object = json!({"apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": "cm", "namespace": "ns"}, "data": {"s": "a".repeat(9_000_000)}});
+        let check = json!({"expression": "object.data.s.startsWith(object.data.s)",
+            "messageExpression": "'cheap'"});
+        let costly_message = json!({"expression": "true",
+            "messageExpression": "object.data.s.startsWith(object.data.s) ? 'm' : 'n'"});
+        let bind = [binding("b", "p", &["Deny"], Value::Null)];
+
+        // Eleven checks pass and leave about 100,000 units: the last message needs more.
+        let mut validations = vec![check.clone(); 11];
+        validations.push(costly_message.clone());
+        let p = policy("p", json!({"validations": validations}));
+        let out = run_on(&[p], &bind, vec![], &object);
+        let failed = format!("failed messageExpression: {OUT_OF_BUDGET}");
+        let details: Vec<&str> = out.denials.iter().map(|d| d.detail.as_str()).collect();
+        assert_eq!(details, vec![failed.as_str(); 12]);
+
+        // One check leaves 9.1 million: the same message fits, and nothing is denied.
+        let p = policy("p", json!({"validations": [check, costly_message]}));
+        assert!(run_on(&[p], &bind, vec![], &object).allowed());
     }
 
     #[test]

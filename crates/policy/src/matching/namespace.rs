@@ -21,14 +21,10 @@ pub(crate) fn matches(selector: &SelectorState, request: &Request) -> Result<boo
         SelectorState::Nothing => return Ok(false),
         SelectorState::Parsed(s) => s,
     };
-    if selector_is_empty(selector) {
+    if selector.is_empty() {
         return Ok(true);
     }
     Ok(selector.matches(Some(&namespace_labels(request, namespace))))
-}
-
-fn selector_is_empty(selector: &kadmit_match::selector::Selector) -> bool {
-    *selector == super::resources::empty_selector()
 }
 
 /// `GetNamespaceLabels`: a Namespace being created or updated is judged by its own labels;

@@ -14,7 +14,7 @@ pub(crate) fn matches(selector: &SelectorState, request: &Request) -> Result<boo
         SelectorState::Nothing => return Ok(false),
         SelectorState::Parsed(s) => s,
     };
-    if *selector == super::resources::empty_selector() {
+    if selector.is_empty() {
         return Ok(true);
     }
     Ok(match_object(request.object, selector) || match_object(request.old_object, selector))
