@@ -224,10 +224,46 @@ fn user_info_and_operation_reach_the_request() {
 fn a_policy_without_a_binding_does_nothing_and_policies_in_the_stream_are_consumed() {
     transform(&[], vap("max", MAX_3) + DEPLOYMENT)
         .success()
-        .stdout(predicate::str::contains("ValidatingAdmissionPolicy").not());
+        .stdout(predicate::str::contains("ValidatingAdmissionPolicy").not())
+        .stderr("info: 1 rule matched no object: ValidatingAdmissionPolicy max (no binding)\n");
     transform(&["--keep-config"], vap("max", MAX_3) + DEPLOYMENT)
         .success()
         .stdout(predicate::str::contains("kind: ValidatingAdmissionPolicy"));
+}
+
+#[test]
+fn bindings_that_applied_to_no_object_are_reported_with_the_rules_that_matched_nothing() {
+    // `deployment` for `deployments`: the server accepts the policy, which then never
+    // applies; a binding may name a policy that is not there.
+    let typo = vap("typo", MAX_3).replace("[deployments]", "[deployment]");
+    let stream = typo
+        + &binding("typo", "typo", "[Deny]", "")
+        + &vap("max", MAX_3)
+        + &binding("max", "max", "[Deny]", "")
+        + &binding("orphan", "gone", "[Deny]", "")
+        + DEPLOYMENT.replace("replicas: 5", "replicas: 2").as_str();
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("report.json");
+    transform(&["--report", report.to_str().unwrap()], stream)
+        .success()
+        .stderr(
+            "info: 2 rules matched no object: ValidatingAdmissionPolicy typo (binding typo), \
+             ValidatingAdmissionPolicy gone (binding orphan: no such policy)\n",
+        );
+    let report: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let rules: Vec<&str> = report["unmatchedRules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| u["rule"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        rules,
+        [
+            "ValidatingAdmissionPolicy typo (binding typo)",
+            "ValidatingAdmissionPolicy gone (binding orphan: no such policy)"
+        ]
+    );
 }
 
 #[test]

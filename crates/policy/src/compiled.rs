@@ -25,6 +25,7 @@ use kadmit_schema::cel::expression::{
     compile, CompiledExpression, Declarations, EvalError, Invocation, ResultType, VariablesDecl,
 };
 use serde_json::Value;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// `spec.failurePolicy` (default `Fail`). Any other value is kept: the dispatcher answers
 /// `unrecognized failure policy: '<v>'`.
@@ -393,6 +394,40 @@ pub struct Binding {
     pub matcher: Option<Matcher>,
     /// `Deny`, `Warn`, `Audit` in the binding's order (empty for a MAP binding).
     pub validation_actions: Vec<String>,
+    /// Whether the binding applied to an object of the run (its policy's and its own
+    /// match held), for the report of rules that matched no object.
+    pub applied: Applied,
+}
+
+/// A flag the run's threads raise when a binding applies to an object. A copy starts with
+/// the value of the original; two flags compare equal, as a [`Binding`] compares by what
+/// it was decoded from.
+#[derive(Debug, Default)]
+pub struct Applied(AtomicBool);
+
+impl Applied {
+    pub fn raise(&self) {
+        // Read first: once raised, the threads only read the line it is on.
+        if !self.get() {
+            self.0.store(true, Ordering::Relaxed);
+        }
+    }
+
+    pub fn get(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+impl Clone for Applied {
+    fn clone(&self) -> Applied {
+        Applied(AtomicBool::new(self.get()))
+    }
+}
+
+impl PartialEq for Applied {
+    fn eq(&self, _: &Applied) -> bool {
+        true
+    }
 }
 
 impl Binding {
@@ -423,6 +458,7 @@ impl Binding {
                 .filter_map(Value::as_str)
                 .map(str::to_owned)
                 .collect(),
+            applied: Applied::default(),
         }
     }
 }

@@ -116,6 +116,7 @@ pub fn plan<'p, P: Policy>(
                     Ok(Some(_)) => {}
                 }
             }
+            binding.applied.raise();
             match collect_params_in(core, binding, request.namespace, params, &mut scope_of) {
                 Err(e) => steps.push(Step::ConfigError {
                     policy,

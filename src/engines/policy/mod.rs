@@ -10,6 +10,7 @@
 mod mutate;
 mod objects;
 mod request;
+mod unmatched;
 mod validate;
 
 use crate::core::config::Family;

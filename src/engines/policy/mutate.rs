@@ -13,7 +13,7 @@
 
 use super::request::{namespace_object, Builder};
 use crate::core::diagnostic::{Diagnostic, Severity};
-use crate::core::pipeline::{Change, Context, Mutation, Mutator, Rerun};
+use crate::core::pipeline::{Change, Context, Mutation, Mutator, Rerun, Unmatched};
 use crate::core::resource::Resource;
 use kadmit_policy::compiled::Binding;
 use kadmit_policy::mutating::dispatch::{
@@ -125,6 +125,11 @@ impl Mutator for Mutate {
         let rerun =
             reinvocable.then(|| Box::new(Again { stage: self, state }) as Box<dyn Rerun + 's>);
         (mutation, rerun)
+    }
+
+    fn unmatched(&self) -> Vec<Unmatched> {
+        let names = self.policies.iter().map(|p| p.core.name.as_str());
+        super::unmatched::unmatched("MutatingAdmissionPolicy", names, &self.bindings)
     }
 }
 

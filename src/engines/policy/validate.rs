@@ -6,7 +6,7 @@
 
 use super::request::{namespace_object, Builder};
 use crate::core::diagnostic::Diagnostic;
-use crate::core::pipeline::{Context, Validator};
+use crate::core::pipeline::{Context, Unmatched, Validator};
 use crate::core::resource::Resource;
 use kadmit_policy::compiled::{Binding, ValidatingPolicy};
 use kadmit_policy::validating::validate;
@@ -57,5 +57,10 @@ impl Validator for Validate {
             about(Diagnostic::info(format!("audit annotation {key}: {value}")))
         }));
         out
+    }
+
+    fn unmatched(&self) -> Vec<Unmatched> {
+        let names = self.policies.iter().map(|p| p.core.name.as_str());
+        super::unmatched::unmatched("ValidatingAdmissionPolicy", names, &self.bindings)
     }
 }
