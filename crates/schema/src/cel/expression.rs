@@ -961,14 +961,25 @@ fn to_json(value: &CelValue) -> Result<Value, String> {
         }
         CelValue::List(items) => Value::Array(items.iter().map(to_json).collect::<Result<_, _>>()?),
         CelValue::Map(map) => {
-            let mut out = Map::new();
-            for (k, v) in map.map.iter() {
-                let key = match k {
-                    Key::String(s) => s.to_string(),
-                    Key::Int(i) => i.to_string(),
-                    Key::Uint(u) => u.to_string(),
-                    Key::Bool(b) => b.to_string(),
-                };
+            // A CEL map iterates in its hash table's order, which differs from run to run:
+            // the keys are written sorted, as Go's `encoding/json` writes a map (and so the
+            // server stores what such a map became).
+            let mut entries: Vec<(String, &CelValue)> = map
+                .map
+                .iter()
+                .map(|(k, v)| {
+                    let key = match k {
+                        Key::String(s) => s.to_string(),
+                        Key::Int(i) => i.to_string(),
+                        Key::Uint(u) => u.to_string(),
+                        Key::Bool(b) => b.to_string(),
+                    };
+                    (key, v)
+                })
+                .collect();
+            entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+            let mut out = Map::with_capacity(entries.len());
+            for (key, v) in entries {
                 out.insert(key, to_json(v)?);
             }
             Value::Object(out)

@@ -265,3 +265,19 @@ fn struct_literals_are_charged_to_the_budget() {
         Err(EvalError::BudgetExhausted)
     );
 }
+
+#[test]
+fn map_literals_are_written_with_their_keys_sorted_every_time() {
+    // A CEL map iterates in its hash table's order, new in every map: without sorting,
+    // the same mutation wrote its labels in a different order from run to run.
+    let labels = r#"{"f": "6", "a": "1", "d": "4", "b": "2", "c": "3", "e": "5"}"#;
+    let apply = format!("Object{{metadata: Object.metadata{{labels: {labels}}}}}");
+    let patch = format!(r#"[JSONPatch{{op: "add", path: "/data", value: {labels}}}]"#);
+    let sorted = r#"{"a":"1","b":"2","c":"3","d":"4","e":"5","f":"6"}"#;
+    for _ in 0..20 {
+        let got = apply_configuration(&apply, json!({})).unwrap();
+        assert_eq!(got["metadata"]["labels"].to_string(), sorted);
+        let got = json_patch(&patch, json!({})).unwrap();
+        assert_eq!(got[0]["value"].to_string(), sorted);
+    }
+}
