@@ -16,8 +16,9 @@
 use super::ast::for_each_child_mut;
 use super::cost;
 use cel::common::ast::{EntryExpr, Expr, IdedExpr, ListExpr, LiteralValue};
-use cel::common::types::{CelString, CelStruct, STRING_TYPE};
+use cel::common::types::{CelList, CelMap, CelString, CelStruct, STRING_TYPE};
 use cel::common::value::CowVal;
+use cel::common::value::Val;
 use cel::{Env, ExecutionError, Value as CelValue};
 use serde_json::{Map, Value};
 
@@ -192,27 +193,43 @@ pub fn check_type_names(root: &CelValue) -> Result<(), String> {
     let CelValue::Struct(s) = root else {
         return Ok(());
     };
-    for (field, value) in fields(s)? {
-        check_nested(&value, &format!("{}.{field}", s.name()))?;
+    check_fields(s)
+}
+
+/// The fields of a struct checked as the struct holds them. Converting each field to a
+/// `CelValue` first (as [`fields`] does) would copy every nested struct again at every
+/// level; and it cannot fail here: the struct is a converted one (`Struct::to_static`),
+/// whose fields all came from `CelValue`s.
+fn check_fields(s: &CelStruct<'_>) -> Result<(), String> {
+    for (field, value) in s.field_values() {
+        check_nested(value.as_ref(), &format!("{}.{field}", s.name()))?;
     }
     Ok(())
 }
 
-fn check_nested(value: &CelValue, expected: &str) -> Result<(), String> {
-    match value {
-        CelValue::Struct(s) => {
-            if s.name() != expected {
-                return Err(format!(
-                    "unexpected type name \"{}\", expected \"{expected}\", which matches field name path from root Object type",
-                    s.name()
-                ));
-            }
-            check_type_names(value)
+fn check_nested(value: &dyn Val, expected: &str) -> Result<(), String> {
+    if let Some(s) = value.downcast_ref::<CelStruct>() {
+        if s.name() != expected {
+            return Err(format!(
+                "unexpected type name \"{}\", expected \"{expected}\", which matches field name path from root Object type",
+                s.name()
+            ));
         }
-        CelValue::List(items) => items.iter().try_for_each(|v| check_nested(v, expected)),
-        CelValue::Map(map) => map.map.values().try_for_each(|v| check_nested(v, expected)),
-        _ => Ok(()),
+        return check_fields(s);
     }
+    if let Some(list) = value.downcast_ref::<CelList>() {
+        return list
+            .inner()
+            .iter()
+            .try_for_each(|v| check_nested(v.as_ref(), expected));
+    }
+    if let Some(map) = value.downcast_ref::<CelMap>() {
+        return map
+            .inner()
+            .values()
+            .try_for_each(|v| check_nested(v.as_ref(), expected));
+    }
+    Ok(())
 }
 
 /// Structs (of the `Object` family anywhere in `value`) checked from the outermost one.
