@@ -75,10 +75,7 @@ impl<'v> LazyJson<'v> {
     fn new(node: Node<'v>) -> Self {
         LazyJson {
             node,
-            built: Arc::new(Cells {
-                level: OnceLock::new(),
-                keys: OnceLock::new(),
-            }),
+            built: Arc::default(),
         }
     }
 
