@@ -15,15 +15,14 @@
 //! eagerly converted element), and the policies of a request all read the same object, so
 //! each level is built at most once per bound value.
 //!
-//! A comprehension over an object (`object.metadata.labels.map(k, k)`) visits its keys in
-//! the object's own order: a built `CelMap` would visit them in its hash table's order,
-//! which differs from run to run (the server's Go maps are no more ordered, but kadmit's
-//! output must not change between runs).
+//! An object's level is a [`SortedMap`]: a comprehension over it
+//! (`object.metadata.labels.map(k, k)`) visits its keys sorted, the same in every run.
 
+use super::sorted::SortedMap;
 use super::value::untyped;
 use cel::common::traits::{
-    self, Adder, Comparer, Container, Divider, Indexer, Iterable, Modder, Multiplier, Negator,
-    Sizer, Subtractor, Zeroer,
+    Adder, Comparer, Container, Divider, Indexer, Iterable, Modder, Multiplier, Negator, Sizer,
+    Subtractor, Zeroer,
 };
 use cel::common::types::{CelList, CelMap, CelMapKey, CelString, Type};
 use cel::common::value::{Builtin, BuiltinRef, Val};
@@ -51,16 +50,8 @@ enum Node<'v> {
 /// The node's level, once built.
 #[derive(Debug)]
 enum Built<'v> {
-    Map(CelMap<'v>),
+    Map(SortedMap<'v>),
     List(CelList<'v>),
-}
-
-/// What a node builds, each part on first use, shared by the clones of its value.
-#[derive(Debug, Default)]
-struct Cells<'v> {
-    level: OnceLock<Built<'v>>,
-    /// An object's keys in its own order, for comprehensions.
-    keys: OnceLock<Vec<Box<dyn Val + 'v>>>,
 }
 
 /// A JSON object (a CEL `map`) or array (a CEL `list`), built when first used; its
@@ -68,25 +59,25 @@ struct Cells<'v> {
 #[derive(Debug)]
 pub(crate) struct LazyJson<'v> {
     node: Node<'v>,
-    built: Arc<Cells<'v>>,
+    built: Arc<OnceLock<Built<'v>>>,
 }
 
 impl<'v> LazyJson<'v> {
     fn new(node: Node<'v>) -> Self {
         LazyJson {
             node,
-            built: Arc::default(),
+            built: Arc::new(OnceLock::new()),
         }
     }
 
     fn build(node: Node<'v>) -> Built<'v> {
         match node {
-            Node::Object(fields) => Built::Map(CelMap::from(
+            Node::Object(fields) => Built::Map(SortedMap(CelMap::from(
                 fields
                     .iter()
                     .map(|(k, v)| (CelMapKey::from(k.as_str()), borrowed(v)))
                     .collect::<HashMap<_, _>>(),
-            )),
+            ))),
             Node::Array(items) => Built::List(CelList::from(
                 items.iter().map(borrowed).collect::<Vec<_>>(),
             )),
@@ -95,7 +86,7 @@ impl<'v> LazyJson<'v> {
 
     /// The built value every capability comes from.
     fn value(&self) -> &(dyn Val + 'v) {
-        match self.built.level.get_or_init(|| Self::build(self.node)) {
+        match self.built.get_or_init(|| Self::build(self.node)) {
             Built::Map(m) => m,
             Built::List(l) => l,
         }
@@ -105,8 +96,8 @@ impl<'v> LazyJson<'v> {
     /// does.
     fn into_value(self) -> Box<dyn Val + 'v> {
         let built = match Arc::try_unwrap(self.built) {
-            Ok(cells) => cells.level.into_inner(),
-            Err(shared) => shared.level.get().map(|b| match b {
+            Ok(cell) => cell.into_inner(),
+            Err(shared) => shared.get().map(|b| match b {
                 Built::Map(m) => Built::Map(m.clone()),
                 Built::List(l) => Built::List(l.clone()),
             }),
@@ -174,10 +165,7 @@ impl<'v> Val for LazyJson<'v> {
     where
         Self: 'w,
     {
-        match self.node {
-            Node::Object(_) => Some(self),
-            Node::Array(_) => self.value().as_iterable(),
-        }
+        self.value().as_iterable()
     }
 
     fn as_modder<'b, 'w>(&'b self) -> Option<&'b (dyn Modder + 'w)>
@@ -244,36 +232,6 @@ impl<'v> Val for LazyJson<'v> {
         Self: 'w,
     {
         self.into_value().into_builtin()
-    }
-}
-
-/// An object iterates over its keys in the object's order.
-impl<'v> Iterable for LazyJson<'v> {
-    fn iter<'b, 'w>(&'b self) -> Box<dyn traits::Iterator<'b, 'w> + 'b>
-    where
-        Self: 'w,
-    {
-        let keys = self.built.keys.get_or_init(|| match self.node {
-            Node::Object(fields) => fields
-                .keys()
-                .map(|k| Box::new(CelString::from(k.as_str())) as Box<dyn Val + 'v>)
-                .collect(),
-            Node::Array(_) => Vec::new(),
-        });
-        Box::new(Keys { keys, next: 0 })
-    }
-}
-
-struct Keys<'b, 'v> {
-    keys: &'b [Box<dyn Val + 'v>],
-    next: usize,
-}
-
-impl<'b, 'v: 'w, 'w> traits::Iterator<'b, 'w> for Keys<'b, 'v> {
-    fn next(&mut self) -> Option<&'b (dyn Val + 'w)> {
-        let key = self.keys.get(self.next)?;
-        self.next += 1;
-        Some(key.as_ref())
     }
 }
 

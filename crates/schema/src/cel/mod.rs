@@ -22,6 +22,7 @@ pub mod mutation;
 #[cfg(test)]
 mod mutation_tests;
 mod rules;
+mod sorted;
 #[cfg(test)]
 mod tests;
 mod validate;

@@ -5,6 +5,7 @@
 
 use super::klist::{Element, KList, ListKind};
 use super::library::time::{duration_from_go, timestamp_from_rfc3339};
+use super::sorted::SortedMap;
 use crate::schema::Schema;
 use base64::Engine;
 use cel::common::types::{
@@ -126,7 +127,7 @@ fn object(value: &Value, schema: &Schema, resource: bool) -> Box<dyn Val> {
         for (k, v) in fields {
             map.insert(CelMapKey::from(k.clone()), to_cel(v, additional, false));
         }
-        return Box::new(CelMap::from(map));
+        return Box::new(SortedMap(CelMap::from(map)));
     }
     for (name, property) in &schema.properties {
         if resource && name == "metadata" {
@@ -163,11 +164,11 @@ fn object(value: &Value, schema: &Schema, resource: bool) -> Box<dyn Val> {
             }
             map.insert(
                 CelMapKey::from("metadata".to_owned()),
-                Box::new(CelMap::from(visible)),
+                Box::new(SortedMap(CelMap::from(visible))),
             );
         }
     }
-    Box::new(CelMap::from(map))
+    Box::new(SortedMap(CelMap::from(map)))
 }
 
 /// A value without a schema type (int-or-string, preserve-unknown-fields): by its JSON type.
@@ -183,12 +184,12 @@ pub(crate) fn untyped(value: &Value) -> Box<dyn Val> {
         Value::Array(items) => {
             Box::new(CelList::from(items.iter().map(untyped).collect::<Vec<_>>()))
         }
-        Value::Object(fields) => Box::new(CelMap::from(
+        Value::Object(fields) => Box::new(SortedMap(CelMap::from(
             fields
                 .iter()
                 .map(|(k, v)| (CelMapKey::from(k.clone()), untyped(v)))
                 .collect::<HashMap<_, _>>(),
-        )),
+        ))),
     }
 }
 
