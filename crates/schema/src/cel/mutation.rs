@@ -17,8 +17,7 @@ use super::ast::for_each_child_mut;
 use super::cost;
 use cel::common::ast::{EntryExpr, Expr, IdedExpr, ListExpr, LiteralValue};
 use cel::common::types::{CelList, CelMap, CelString, CelStruct, STRING_TYPE};
-use cel::common::value::CowVal;
-use cel::common::value::Val;
+use cel::common::value::{CowVal, Val};
 use cel::{Env, ExecutionError, Value as CelValue};
 use serde_json::{Map, Value};
 
