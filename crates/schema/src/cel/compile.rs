@@ -11,8 +11,8 @@ use super::checker::{self, Ty};
 use super::convert;
 use super::cost;
 use super::env::{
-    self, ADD_COST, BUILT, CONTAINS_COST, COST, COUNT, JOIN_COST, MAP_INSERT, MAP_MERGE, PAIRS,
-    PREFIX_COST, REPLACE_COST, SPLIT_COST, STR_COST, TICK,
+    self, ADD_COST, BUILT, CONTAINS_COST, COST, COUNT, JOIN_COST, MAP_INSERT, MAP_MERGE, ORDERED,
+    PAIRS, PREFIX_COST, REPLACE_COST, SPLIT_COST, STR_COST, TICK,
 };
 use super::errors::go_text;
 use super::library::regex::compile_go;
@@ -190,6 +190,7 @@ impl Rewriter<'_> {
                 if let Some(element) = appended_mut(&mut c.loop_step, &accu) {
                     self.wrap(BUILT, element);
                 }
+                self.order(c);
                 self.charge(c);
             }
             Expr::List(list) => {
@@ -260,6 +261,14 @@ impl Rewriter<'_> {
             hook_args.push(tenths);
         }
         call.target = Some(Box::new(self.call(name, hook_args)));
+    }
+
+    /// Makes a comprehension visit a map's keys in order, the same in every run (see
+    /// `sorted::ordered`). A list literal (`cel.bind`'s empty range) needs nothing.
+    fn order(&mut self, c: &mut ComprehensionExpr) {
+        if !matches!(c.iter_range.expr, Expr::List(_)) {
+            self.wrap(ORDERED, &mut c.iter_range);
+        }
     }
 
     /// Inserts the cost charge of a comprehension, weighted by the size of its step. A literal
@@ -545,7 +554,7 @@ fn appended_mut<'e>(step: &'e mut IdedExpr, accu: &str) -> Option<&'e mut IdedEx
 }
 
 /// The number of nodes of `expr`: what one evaluation of it costs, roughly, in cel-go units.
-/// The metering calls `meter` inserts count as the expression they wrap.
+/// The metering calls `meter` inserts, and `@ordered`, count as the expression they wrap.
 fn nodes(expr: &IdedExpr) -> usize {
     if let Expr::Call(call) = &expr.expr {
         let metering = [
@@ -553,6 +562,7 @@ fn nodes(expr: &IdedExpr) -> usize {
             BUILT,
             CONTAINS_COST,
             JOIN_COST,
+            ORDERED,
             PREFIX_COST,
             REPLACE_COST,
             SPLIT_COST,

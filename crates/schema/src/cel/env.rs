@@ -6,6 +6,7 @@
 use super::convert;
 use super::cost;
 use super::library;
+use super::sorted;
 use cel::common::types::{
     CelBytes, CelInt, CelList, CelMap, CelMapKey, CelString, DYN_TYPE, INT_TYPE,
 };
@@ -20,8 +21,11 @@ pub const COST: &str = "@cost";
 pub const TICK: &str = "@tick";
 /// `@count(n)`: charges `n` (the length of a list a function is about to build).
 pub const COUNT: &str = "@count";
-/// `@pairs(x)`: `[[index, value], ...]` of a list or `[[key, value], ...]` of a map.
+/// `@pairs(x)`: `[[index, value], ...]` of a list or `[[key, value], ...]` of a map, its
+/// keys in order.
 pub const PAIRS: &str = "@pairs";
+/// `@ordered(x)`: a comprehension's range, a map's keys in order (see `sorted`).
+pub const ORDERED: &str = "@ordered";
 /// `@mapInsert(m, k, v)`: `m` with `k: v` added.
 pub const MAP_INSERT: &str = "@mapInsert";
 /// `@mapMerge(m, n)`: `m` with the entries of `n` added.
@@ -73,6 +77,7 @@ fn build() -> Result<Env, cel::DeclarationError> {
     env.add_overload(COUNT, COUNT, vec![DYN_TYPE], charge_count)?;
     env.add_overload(TICK, TICK, vec![DYN_TYPE, INT_TYPE], charge_one)?;
     env.add_overload(PAIRS, PAIRS, vec![DYN_TYPE], pairs)?;
+    env.add_overload(ORDERED, ORDERED, vec![DYN_TYPE], sorted::ordered)?;
     env.add_overload(
         MAP_INSERT,
         MAP_INSERT,
@@ -300,9 +305,10 @@ fn pairs<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Result<CowVal<'b, 'v>, ExecutionE
         Box::new(CelList::from(vec![k, v]))
     };
     if let Some(map) = target.downcast_ref::<CelMap>() {
-        let out: Vec<Box<dyn Val + 'v>> = map
-            .inner()
-            .iter()
+        let mut entries: Vec<_> = map.inner().iter().collect();
+        entries.sort_unstable_by_key(|(a, _)| *a);
+        let out: Vec<Box<dyn Val + 'v>> = entries
+            .into_iter()
             .map(|(k, v)| pair(k.inner().clone_as_boxed(), v.clone_as_boxed()))
             .collect();
         return Ok(CowVal::owned(CelList::from(out)));
@@ -356,7 +362,10 @@ fn map_merge<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Result<CowVal<'b, 'v>, Execut
     let [map, other] = <[CowVal<'b, 'v>; 2]>::try_from(args)
         .map_err(|_| ExecutionError::invalid_argument_count(2, 0))?;
     let mut entries = map_entries(&*map)?;
-    for (k, v) in map_entries(&*other)? {
+    // In key order: of two keys both maps hold, the same one is reported in every run.
+    let mut added: Vec<_> = map_entries(&*other)?.into_iter().collect();
+    added.sort_unstable_by(|(a, _), (b, _)| a.cmp(b));
+    for (k, v) in added {
         if entries.contains_key(&k) {
             return Err(ExecutionError::DuplicateKey(
                 cel::Value::try_from(k.inner()).unwrap_or(cel::Value::Null),

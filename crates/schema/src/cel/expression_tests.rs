@@ -424,3 +424,95 @@ fn comprehensions_over_an_object_visit_its_keys_sorted() {
         );
     }
 }
+
+#[test]
+fn comprehensions_over_maps_an_expression_built_visit_their_keys_sorted() {
+    // Maps an expression builds (literals, `transformMap` results) are the `cel` crate's,
+    // whose hash order is new in every map; a comprehension visits their keys sorted all
+    // the same, so each run writes the same list.
+    let object = json!({"metadata": {"labels": {"f": "6", "a": "1", "d": "4", "b": "2", "c": "3", "e": "5"}}});
+    let activation = Activation::new().with_value("object", ActivationValue::borrowing(&object));
+    let cases = [
+        (
+            "{'f': 6, 'a': 1, 'd': 4, 'b': 2, 'c': 3, 'e': 5}.map(k, k).join(',')",
+            json!("a,b,c,d,e,f"),
+        ),
+        (
+            "{'f': 6, 'a': 1, 'd': 4, 'b': 2, 'c': 3, 'e': 5}.filter(k, k > 'b')",
+            json!(["c", "d", "e", "f"]),
+        ),
+        (
+            "object.metadata.labels.transformMap(k, v, v + v).map(k, k).join('')",
+            json!("abcdef"),
+        ),
+        (
+            "[{'f': 6, 'a': 1, 'd': 4, 'b': 2, 'c': 3, 'e': 5}].map(m, m.map(k, k))[0]",
+            json!(["a", "b", "c", "d", "e", "f"]),
+        ),
+    ];
+    for _ in 0..10 {
+        for (source, expected) in &cases {
+            assert_eq!(eval(source, &activation), Ok(expected.clone()), "{source}");
+        }
+    }
+}
+
+#[test]
+fn two_variable_comprehensions_over_maps_visit_their_keys_sorted() {
+    // `transformList(k, v, …)` over a map lists its entries: in key order, whether the map
+    // is the object's or one the expression built.
+    let object = json!({"metadata": {"labels": {"f": "6", "a": "1", "d": "4", "b": "2", "c": "3", "e": "5"}}});
+    for borrowed in (0..20).map(|i| i % 2 == 0) {
+        let activation = if borrowed {
+            Activation::new().with_value("object", ActivationValue::borrowing(&object))
+        } else {
+            Activation::new().with("object", object.clone())
+        };
+        assert_eq!(
+            eval(
+                "object.metadata.labels.transformList(k, v, k + v).join(',')",
+                &activation
+            ),
+            Ok(json!("a1,b2,c3,d4,e5,f6"))
+        );
+        assert_eq!(
+            eval(
+                "{'f': 6, 'a': 1, 'd': 4, 'b': 2, 'c': 3, 'e': 5}.transformList(k, v, k + string(v)).join(',')",
+                &activation
+            ),
+            Ok(json!("a1,b2,c3,d4,e5,f6"))
+        );
+    }
+}
+
+#[test]
+fn of_two_duplicate_keys_transform_map_entry_names_the_first_in_key_order() {
+    let activation = Activation::new();
+    for _ in 0..10 {
+        let e = eval(
+            "{'x': 1, 'y': 2}.transformMapEntry(k, v, {'f': 1, 'e': 2, 'd': 3, 'c': 4, 'b': 5})",
+            &activation,
+        )
+        .unwrap_err();
+        assert!(
+            format!("{e:?}").contains("insert failed: key b already exists"),
+            "{e:?}"
+        );
+    }
+}
+
+#[test]
+fn a_map_of_mixed_values_is_named_by_its_least_key_in_every_run() {
+    let activation = Activation::new();
+    for _ in 0..10 {
+        let e = eval(
+            "[{'f': 1, 'e': dyn('x'), 'd': 3, 'c': 4, 'b': dyn(true)}].sum()",
+            &activation,
+        )
+        .unwrap_err();
+        assert!(
+            format!("{e:?}").contains("list(map(string, bool))"),
+            "{e:?}"
+        );
+    }
+}

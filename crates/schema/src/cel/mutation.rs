@@ -223,10 +223,13 @@ fn check_nested(value: &dyn Val, expected: &str) -> Result<(), String> {
             .try_for_each(|v| check_nested(v.as_ref(), expected));
     }
     if let Some(map) = value.downcast_ref::<CelMap>() {
-        return map
-            .inner()
-            .values()
-            .try_for_each(|v| check_nested(v.as_ref(), expected));
+        // In key order (struct fields are already): of two wrong names, the same one is
+        // reported in every run.
+        let mut entries: Vec<_> = map.inner().iter().collect();
+        entries.sort_unstable_by_key(|(a, _)| *a);
+        return entries
+            .into_iter()
+            .try_for_each(|(_, v)| check_nested(v.as_ref(), expected));
     }
     Ok(())
 }

@@ -225,6 +225,21 @@ fn json_patch_field_access_presence_and_equality() {
 }
 
 #[test]
+fn of_two_wrong_type_names_in_a_map_the_first_key_s_is_reported() {
+    for _ in 0..10 {
+        let e = apply_configuration(
+            "Object{spec: Object.spec{m: {'f': Object.spec.f{}, 'e': Object.spec.e{}, 'd': Object.spec.d{}, 'c': Object.spec.c{}, 'b': Object.spec.b{}}}}",
+            json!({}),
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "type mismatch: unexpected type name \"Object.spec.b\", expected \"Object.spec.m\", which matches field name path from root Object type"
+        );
+    }
+}
+
+#[test]
 fn json_patch_type_errors() {
     let e = json_patch("[JSONPatch{op: \"add\"}, {\"op\": \"add\"}]", json!({})).unwrap_err();
     assert_eq!(

@@ -6,11 +6,14 @@
 //! kadmit's output must not change between runs, so every map kadmit makes of JSON is a
 //! [`SortedMap`]: the built-in map for every other capability (it identifies itself as
 //! it, `as_builtin`), with its keys visited in order. Maps an expression builds itself
-//! (literals, function results) are the `cel` crate's and keep its order.
+//! (literals, function results) are the `cel` crate's: every comprehension's range goes
+//! through [`ordered`] (inserted when compiling), which hands such a map to the loop as
+//! the list of its keys, sorted.
 
 use cel::common::traits::{self, Container, Indexer, Iterable, Sizer, Zeroer};
-use cel::common::types::{CelMap, CelMapKey, Type};
-use cel::common::value::{Builtin, BuiltinRef, Val};
+use cel::common::types::{CelBool, CelInt, CelList, CelMap, CelMapKey, CelString, CelUInt, Type};
+use cel::common::value::{Builtin, BuiltinRef, CowVal, Val};
+use cel::ExecutionError;
 
 #[derive(Debug, Clone)]
 pub(crate) struct SortedMap<'v>(pub(crate) CelMap<'v>);
@@ -102,5 +105,73 @@ struct SortedKeys<'b, 'v>(std::vec::IntoIter<&'b CelMapKey<'v>>);
 impl<'b, 'v: 'w, 'w> traits::Iterator<'b, 'w> for SortedKeys<'b, 'v> {
     fn next(&mut self) -> Option<&'b (dyn Val + 'w)> {
         self.0.next().map(|key| key.inner())
+    }
+}
+
+/// `@ordered(range)`: the range of a comprehension, in the order it is to be visited. A map
+/// whose keys come in order already (a [`SortedMap`], an object read in place) is passed
+/// as it is; any other map (one the expression built, its keys in hash order) becomes the
+/// sorted list of its keys, which is the same range: a comprehension over a map visits
+/// exactly its keys. Anything else is passed as it is, errors included.
+pub(crate) fn ordered<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Result<CowVal<'b, 'v>, ExecutionError> {
+    let range = args
+        .into_iter()
+        .next()
+        .ok_or_else(ExecutionError::missing_argument_or_target)?;
+    let Some(map) = range.downcast_ref::<CelMap>() else {
+        return Ok(range);
+    };
+    if visited_in_order(&*range) {
+        return Ok(range);
+    }
+    let mut keys: Vec<&CelMapKey> = map.inner().keys().collect();
+    keys.sort_unstable();
+    let keys: Vec<Box<dyn Val + 'v>> = keys
+        .into_iter()
+        .map(|k| k.inner().clone_as_boxed())
+        .collect();
+    Ok(CowVal::owned(CelList::from(keys)))
+}
+
+/// Whether iterating `range` visits its keys in `CelMapKey`'s order.
+fn visited_in_order(range: &dyn Val) -> bool {
+    let Some(iterable) = range.as_iterable() else {
+        return true;
+    };
+    let mut items = iterable.iter();
+    let mut previous: Option<KeyOrder> = None;
+    while let Some(key) = items.next() {
+        let Some(key) = KeyOrder::of(key) else {
+            return false;
+        };
+        if previous.is_some_and(|p| p > key) {
+            return false;
+        }
+        previous = Some(key);
+    }
+    true
+}
+
+/// A map key as `CelMapKey` orders it: by kind (int, uint, bool, string), then value.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum KeyOrder<'a> {
+    Int(i64),
+    Uint(u64),
+    Bool(bool),
+    String(&'a str),
+}
+
+impl<'a> KeyOrder<'a> {
+    fn of(key: &'a dyn Val) -> Option<Self> {
+        if let Some(s) = key.downcast_ref::<CelString>() {
+            Some(KeyOrder::String(s.inner()))
+        } else if let Some(i) = key.downcast_ref::<CelInt>() {
+            Some(KeyOrder::Int(*i.inner()))
+        } else if let Some(u) = key.downcast_ref::<CelUInt>() {
+            Some(KeyOrder::Uint(*u.inner()))
+        } else {
+            key.downcast_ref::<CelBool>()
+                .map(|b| KeyOrder::Bool(*b.inner()))
+        }
     }
 }

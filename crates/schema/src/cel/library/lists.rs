@@ -81,11 +81,13 @@ pub fn type_name(v: &dyn Val) -> String {
     match v.get_type().name() {
         "list" => format!("list({})", first(v).unwrap_or_else(|| "dyn".into())),
         "map" => {
-            let value = v
+            // Of the entry with the least key: the same one in every run.
+            let entry = v
                 .downcast_ref::<cel::common::types::CelMap>()
-                .and_then(|m| m.inner().values().next().map(|x| type_name(x.as_ref())));
-            let key = first(v).unwrap_or_else(|| "dyn".into());
-            format!("map({key}, {})", value.unwrap_or_else(|| "dyn".into()))
+                .and_then(|m| m.inner().iter().min_by(|(a, _), (b, _)| a.cmp(b)))
+                .map(|(k, x)| (type_name(k.inner()), type_name(x.as_ref())));
+            let (key, value) = entry.unwrap_or_else(|| ("dyn".into(), "dyn".into()));
+            format!("map({key}, {value})")
         }
         other => other.to_owned(),
     }
