@@ -223,6 +223,17 @@ fn ambiguous_patterns() -> &'static RegexSet {
 /// Characters that start something other than a plain scalar (as bytes: a `str` search
 /// for one character costs more than the rest of the question).
 const INDICATORS: [bool; 128] = ascii_set(b"-?:,[]{}#&*!|>'\"%@`");
+/// The bytes `needs_quotes` looks at in its pass over a string: `:`, `#`, control
+/// characters and DEL, and the first byte of each character from U+0080 (`0xc0` and up).
+const SCANNED: [bool; 256] = {
+    let mut set = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        set[b] = b == b':' as usize || b == b'#' as usize || b < 0x20 || b == 0x7f || b >= 0xc0;
+        b += 1;
+    }
+    set
+};
 /// The letters that start a YAML 1.1 boolean or null.
 const AMBIGUOUS_LETTERS: [bool; 128] = ascii_set(b"yYnNtTfFoO");
 
@@ -269,9 +280,14 @@ pub fn needs_quotes(s: &str) -> bool {
         return true;
     }
     // One pass: `: ` and ` #` (with tabs too) break plain scalars; control characters and
-    // Unicode line breaks cannot be written plain.
+    // Unicode line breaks cannot be written plain. Only the bytes of `SCANNED` need a
+    // look; the search for the next one is a table lookup per byte.
     let bytes = s.as_bytes();
-    for (i, &b) in bytes.iter().enumerate() {
+    let mut from = 0;
+    while let Some(offset) = bytes[from..].iter().position(|&b| SCANNED[b as usize]) {
+        let i = from + offset;
+        from = i + 1;
+        let b = bytes[i];
         let breaks = match b {
             b':' => matches!(bytes.get(i + 1), Some(b' ' | b'\t')),
             b'#' => i > 0 && matches!(bytes[i - 1], b' ' | b'\t'),
@@ -289,9 +305,13 @@ pub fn needs_quotes(s: &str) -> bool {
             return true;
         }
     }
-    // Every ambiguous pattern starts with one of these characters; a string starting with
-    // any other letter cannot match them.
-    let may_be_ambiguous = !first.is_alphabetic() || in_ascii_set(&AMBIGUOUS_LETTERS, first);
+    // The only ambiguous patterns that start with a letter are YAML 1.1's booleans and
+    // nulls: one of these letters, five characters at most.
+    let may_be_ambiguous = if first.is_alphabetic() {
+        in_ascii_set(&AMBIGUOUS_LETTERS, first) && s.len() <= 5
+    } else {
+        true
+    };
     may_be_ambiguous && is_ambiguous(s)
 }
 
@@ -357,6 +377,37 @@ mod tests {
     }
 
     #[test]
+    fn a_short_text_written_plain_reads_back_as_itself() {
+        // Every string of up to four characters from an alphabet of the characters the
+        // quoting question looks at: when it says plain is safe, a mapping value and a
+        // sequence item written plain read back as the same string.
+        let alphabet = [
+            "a", "y", "n", "o", "0", "-", ".", ":", "#", " ", "\t", "\u{1}", "\u{7f}", "é",
+            "\u{85}", "\u{2028}", "\u{feff}", "~",
+        ];
+        let (mut level, mut texts) = (vec![String::new()], Vec::new());
+        for _ in 0..4 {
+            level = level
+                .iter()
+                .flat_map(|t| alphabet.iter().map(move |c| format!("{t}{c}")))
+                .collect();
+            texts.extend(level.iter().cloned());
+        }
+        let mut plain = 0;
+        for text in texts.iter().filter(|t| !needs_quotes(t)) {
+            plain += 1;
+            for document in [format!("k: {text}\n"), format!("- {text}\n")] {
+                let read = crate::compose::compose(&document)
+                    .unwrap_or_else(|e| panic!("{document:?}: {e:?}"));
+                let value = &read[0].value;
+                let got = value.get("k").or_else(|| value.get(0));
+                assert_eq!(got, Some(&json!(text)), "{document:?}");
+            }
+        }
+        assert!(plain > 1000, "{plain} plain texts");
+    }
+
+    #[test]
     fn no_short_text_panics() {
         // Every string of up to three characters from an alphabet of number syntax and
         // multi-byte characters: resolving and the quoting question never panic.
@@ -404,6 +455,10 @@ mod tests {
             "yes",
             "on",
             "y",
+            "FALSE",
+            "False",
+            "NULL",
+            "Off",
             "0755",
             "1_000",
             "12:30",
@@ -457,6 +512,10 @@ mod tests {
             "a b",
             "x#y",
             "ReadWriteOnce",
+            "falsey",
+            "nulls",
+            "yesno",
+            "onward",
         ] {
             assert!(!needs_quotes(s), "{s:?} may stay plain");
         }
