@@ -221,6 +221,14 @@ pub trait Mutator: Send + Sync {
         Vec::new()
     }
 
+    /// Whether this stage may change `resource` without a change record (pruning,
+    /// defaulting, strict decoding). Every other stage records each change it makes, so
+    /// when no stage says so, a resource without change records is the one that was read
+    /// ([`Pipeline::may_change_unrecorded`]).
+    fn may_change_unrecorded(&self, _resource: &Resource) -> bool {
+        false
+    }
+
     /// Whether the whole stage runs again in the reinvocation round when a later mutator
     /// changed the object (the API server's `reinvocationPolicy: IfNeeded`).
     fn reinvoke(&self) -> bool {
@@ -323,6 +331,18 @@ impl Pipeline {
             && self.mutating.is_empty()
             && self.schema_validation.is_empty()
             && self.validating.is_empty()
+    }
+
+    /// Whether admitting `resource` may change it without a change record: a stage says
+    /// so ([`Mutator::may_change_unrecorded`]), or it is an UPDATE, whose fields carried
+    /// over from the old object and generation bump are not recorded either.
+    pub fn may_change_unrecorded(&self, resource: &Resource) -> bool {
+        resource.old.is_some()
+            || self
+                .defaulting
+                .iter()
+                .chain(&self.mutating)
+                .any(|stage| stage.may_change_unrecorded(resource))
     }
 
     /// Runs the admission chain on one resource, in place.

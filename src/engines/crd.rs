@@ -128,6 +128,10 @@ fn warning(resource: &Resource, text: &str) -> Diagnostic {
 }
 
 impl Mutator for Decode {
+    fn may_change_unrecorded(&self, resource: &Resource) -> bool {
+        self.definitions.get(resource).is_some()
+    }
+
     fn mutate(&self, resource: &mut Resource, _: &Context) -> Mutation {
         let Some(entry) = self.definitions.get(resource) else {
             return Mutation::default();

@@ -13,6 +13,12 @@ use serde_json::Value;
 pub(super) struct Decode(pub Stage);
 
 impl Mutator for Decode {
+    /// Every built-in kind is decoded strictly and defaulted (and a kind of a built-in
+    /// group that does not exist is refused); other kinds are left alone.
+    fn may_change_unrecorded(&self, resource: &Resource) -> bool {
+        !matches!(self.0.kind_of(resource), Ok(None))
+    }
+
     fn mutate(&self, resource: &mut Resource, _: &Context) -> Mutation {
         let stage = &self.0;
         let kind = match stage.kind_of(resource) {
