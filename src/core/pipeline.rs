@@ -201,6 +201,9 @@ pub struct Mutation {
     pub changes: Vec<Change>,
     /// Warnings (a rule skipped) and errors (a rule that must not be skipped).
     pub diagnostics: Vec<Diagnostic>,
+    /// The stage changed the resource in a way `changes` does not show (pruning, a field
+    /// strict decoding drops). Every stage records each other change it makes.
+    pub unrecorded: bool,
 }
 
 /// A configured rule that matched no object in the whole run.
@@ -219,14 +222,6 @@ pub trait Mutator: Send + Sync {
     /// After the run: the rules of this stage that matched no object.
     fn unmatched(&self) -> Vec<Unmatched> {
         Vec::new()
-    }
-
-    /// Whether this stage may change `resource` without a change record (pruning,
-    /// defaulting, strict decoding). Every other stage records each change it makes, so
-    /// when no stage says so, a resource without change records is the one that was read
-    /// ([`Pipeline::may_change_unrecorded`]).
-    fn may_change_unrecorded(&self, _resource: &Resource) -> bool {
-        false
     }
 
     /// Whether the whole stage runs again in the reinvocation round when a later mutator
@@ -315,6 +310,8 @@ pub struct Pipeline {
 pub struct Admission {
     pub changes: Vec<Change>,
     pub diagnostics: Vec<Diagnostic>,
+    /// A stage changed the resource without recording it ([`Mutation::unrecorded`]).
+    pub unrecorded: bool,
 }
 
 impl Admission {
@@ -331,18 +328,6 @@ impl Pipeline {
             && self.mutating.is_empty()
             && self.schema_validation.is_empty()
             && self.validating.is_empty()
-    }
-
-    /// Whether admitting `resource` may change it without a change record: a stage says
-    /// so ([`Mutator::may_change_unrecorded`]), or it is an UPDATE, whose fields carried
-    /// over from the old object and generation bump are not recorded either.
-    pub fn may_change_unrecorded(&self, resource: &Resource) -> bool {
-        resource.old.is_some()
-            || self
-                .defaulting
-                .iter()
-                .chain(&self.mutating)
-                .any(|stage| stage.may_change_unrecorded(resource))
     }
 
     /// Runs the admission chain on one resource, in place.
@@ -463,6 +448,7 @@ impl Pipeline {
             let (mutation, rerun) = mutator.first_pass(resource, cx);
             record.changes.extend(mutation.changes);
             record.diagnostics.extend(mutation.diagnostics);
+            record.unrecorded |= mutation.unrecorded;
             if rerun.is_some() || mutator.reinvoke() {
                 reinvocable.push((mutator.as_ref(), rerun, resource.value.clone()));
             }
@@ -487,6 +473,7 @@ impl Pipeline {
             };
             record.changes.extend(mutation.changes);
             record.diagnostics.extend(mutation.diagnostics);
+            record.unrecorded |= mutation.unrecorded;
         }
     }
 }
@@ -505,6 +492,7 @@ fn run_mutators<'a>(
         let mutation = mutator.mutate(resource, cx);
         record.changes.extend(mutation.changes);
         record.diagnostics.extend(mutation.diagnostics);
+        record.unrecorded |= mutation.unrecorded;
     }
 }
 
@@ -540,6 +528,7 @@ mod tests {
                 rule,
             }],
             diagnostics: vec![],
+            unrecorded: false,
         }
     }
 

@@ -128,10 +128,6 @@ fn warning(resource: &Resource, text: &str) -> Diagnostic {
 }
 
 impl Mutator for Decode {
-    fn may_change_unrecorded(&self, resource: &Resource) -> bool {
-        self.definitions.get(resource).is_some()
-    }
-
     fn mutate(&self, resource: &mut Resource, _: &Context) -> Mutation {
         let Some(entry) = self.definitions.get(resource) else {
             return Mutation::default();
@@ -146,14 +142,20 @@ impl Mutator for Decode {
                     changes: Vec::new(),
                     diagnostics: vec![unusable(&entry.lazy.name, refusal, &entry.origin)
                         .with_resource(&resource.id)],
+                    unrecorded: false,
                 }
             }
         };
         match prepare(definition, &resource.value, self.settings) {
             Ok(created) => {
                 let rule = format!("CustomResourceDefinition {}", definition.crd.name);
+                // Pruning, metadata coercion and a dropped status are not recorded; the
+                // defaults are, but a change of any kind is flagged (a record without
+                // one changes nothing the flag decides).
+                let unrecorded = created.object != resource.value;
                 resource.value = created.object;
                 Mutation {
+                    unrecorded,
                     changes: created
                         .defaulted
                         .into_iter()
@@ -172,6 +174,7 @@ impl Mutator for Decode {
             Err(refusal) => Mutation {
                 changes: Vec::new(),
                 diagnostics: vec![refused(resource, &refusal)],
+                unrecorded: false,
             },
         }
     }

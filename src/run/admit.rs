@@ -521,14 +521,15 @@ impl<'t> Shared<'_, 't> {
             }
         };
         let original = slot.source.as_ref().map(|_| resource.value.clone());
-        // Defaulting changes values without a change record: a document with its own
-        // text that a defaulting stage applies to is compared, after admission, with the
-        // value it was read as. Other documents are unchanged when nothing was recorded;
-        // debug builds (the tests) compare them too, and insist.
-        let unrecorded = pipeline.may_change_unrecorded(&resource);
+        // Admission records every change, or flags it (`Admission::unrecorded`: pruning,
+        // dropped fields), but an UPDATE's (fields carried over from the old object): a
+        // document with its own text in an UPDATE is compared, after admission, with the
+        // value it was read as. Debug builds (the tests) compare every document, and
+        // insist that the records and flags tell the truth.
+        let update = resource.old.is_some();
         let read_as = own
             .as_ref()
-            .filter(|_| !pipeline.is_empty() && (unrecorded || cfg!(debug_assertions)))
+            .filter(|_| !pipeline.is_empty() && (update || cfg!(debug_assertions)))
             .map(|_| resource.value.clone());
         let mut before = None;
         let mut admission = None;
@@ -538,18 +539,18 @@ impl<'t> Shared<'_, 't> {
             annotate(options, &mut resource, &record);
             admission = Some(record);
         }
-        let recorded = admission.as_ref().is_some_and(|a| !a.changes.is_empty());
-        if let (Some(read), false, false) = (&read_as, recorded, unrecorded) {
+        let changed = admission
+            .as_ref()
+            .is_some_and(|a| !a.changes.is_empty() || a.unrecorded);
+        if let (Some(read), false, false) = (&read_as, changed, update) {
             debug_assert!(
                 *read == resource.value,
-                "{} was changed without a change record by a stage that says it records \
-                 every change",
+                "{} was changed without a change record or the unrecorded flag",
                 resource.id
             );
         }
         let untouched = own.filter(|_| {
-            !recorded
-                && (!unrecorded || read_as.as_ref().is_none_or(|read| *read == resource.value))
+            !changed && (!update || read_as.as_ref().is_none_or(|read| *read == resource.value))
         });
         drop(read_as);
         let source = original.as_ref().zip(slot.source.as_deref());

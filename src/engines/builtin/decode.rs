@@ -13,12 +13,6 @@ use serde_json::Value;
 pub(super) struct Decode(pub Stage);
 
 impl Mutator for Decode {
-    /// Every built-in kind is decoded strictly and defaulted (and a kind of a built-in
-    /// group that does not exist is refused); other kinds are left alone.
-    fn may_change_unrecorded(&self, resource: &Resource) -> bool {
-        !matches!(self.0.kind_of(resource), Ok(None))
-    }
-
     fn mutate(&self, resource: &mut Resource, _: &Context) -> Mutation {
         let stage = &self.0;
         let kind = match stage.kind_of(resource) {
@@ -39,6 +33,8 @@ impl Mutator for Decode {
             );
         }
         decoded.apply(&mut resource.value);
+        // The fields dropped are told as warnings (or refused), not as changes.
+        mutation.unrecorded = !decoded.drop.is_empty();
         if stage.write_defaults && kadmit_native::defaults::applies_to(stage.native_kind(resource))
         {
             let before = resource.value.clone();
@@ -99,5 +95,6 @@ fn refused(resource: &Resource, message: String) -> Mutation {
         diagnostics: vec![Diagnostic::rejected(message)
             .with_resource(&resource.id)
             .with_origin(&resource.origin)],
+        unrecorded: false,
     }
 }

@@ -89,6 +89,7 @@ impl Mutator for Stage {
                 Mutation {
                     changes: changes(&self.rules, outcome),
                     diagnostics: Vec::new(),
+                    unrecorded: false,
                 }
             }
             Err(message) => Mutation {
@@ -96,6 +97,7 @@ impl Mutator for Stage {
                 diagnostics: vec![Diagnostic::rejected(message)
                     .with_resource(&resource.id)
                     .with_origin(&resource.origin)],
+                unrecorded: false,
             },
         }
     }

@@ -107,6 +107,7 @@ impl Mutator for Patcher {
         Mutation {
             changes,
             diagnostics,
+            unrecorded: false,
         }
     }
 
