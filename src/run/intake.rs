@@ -18,7 +18,7 @@ use crate::core::resource::{
     annotation, Declared, Identity, Origin, Resource, FUNCTION_CONFIG, STDIN,
 };
 use crate::io::resource_list;
-use kadmit_yaml::compose::compose_with;
+use kadmit_yaml::compose::{compose_again, compose_with};
 use kadmit_yaml::spans::ItemText;
 use kadmit_yaml::Limits;
 use serde_json::Value;
@@ -1055,10 +1055,7 @@ fn input_text<'b>(bytes: Cow<'b, [u8]>, jobs: &Jobs) -> Result<Cow<'b, str>, Cow
 /// A document held as its own text, read again. It was read once already, within the
 /// run's limits, to one document: no limit is checked again.
 fn read_own_text(text: &str) -> Value {
-    let unlimited = Limits {
-        max_nodes: usize::MAX,
-    };
-    match compose_with(text, &unlimited).map(|mut docs| docs.pop()) {
+    match compose_again(text).map(|mut docs| docs.pop()) {
         Ok(Some(doc)) => doc.value,
         _ => unreachable!("a slot's own text was read to one document before"),
     }

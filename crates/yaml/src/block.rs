@@ -46,12 +46,17 @@ pub fn read_block_document(text: &str, limits: &Limits) -> Option<Vec<Composed>>
     if scan.control_at.is_some() || scan.flow_colon || !scan.block_bytes {
         return None;
     }
-    read_checked_block_document(text, limits)
+    read_checked_block_document(text, limits, true)
 }
 
 /// [`read_block_document`] for text whose [`crate::prescan::Prescan`] found no refused
-/// character, no flow colon and only block bytes.
-pub(crate) fn read_checked_block_document(text: &str, limits: &Limits) -> Option<Vec<Composed>> {
+/// character, no flow colon and only block bytes; `judge_portable`: whether
+/// [`Composed::portable`] is worked out (else it is `false`, and no scalar is checked).
+pub(crate) fn read_checked_block_document(
+    text: &str,
+    limits: &Limits,
+    judge_portable: bool,
+) -> Option<Vec<Composed>> {
     let mut reader = Reader {
         text,
         bytes: text.as_bytes(),
@@ -64,7 +69,7 @@ pub(crate) fn read_checked_block_document(text: &str, limits: &Limits) -> Option
         depth: 0,
         entries: Vec::new(),
         items: Vec::new(),
-        portable: true,
+        portable: judge_portable,
     };
     reader.next_content_line().ok()?;
     let indent = reader.indent?;

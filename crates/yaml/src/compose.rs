@@ -67,6 +67,8 @@ struct Composer {
     doc_value: Option<Value>,
     /// Whether the document read so far is [`Composed::portable`].
     portable: bool,
+    /// Whether that is worked out at all ([`compose_again`]: it is not).
+    judge_portable: bool,
 }
 
 fn err(message: impl Into<String>, mark: &Marker) -> ComposeError {
@@ -103,7 +105,19 @@ pub fn compose(text: &str) -> Result<Vec<Composed>, ComposeError> {
 
 /// Parses every document in `text` within `limits`.
 pub fn compose_with(text: &str, limits: &Limits) -> Result<Vec<Composed>, ComposeError> {
-    compose_checked(text, limits, true)
+    compose_checked(text, limits, true, true)
+}
+
+/// Reads again a text [`compose_with`] read before (a document held as its own text until
+/// it is admitted): without a node limit (the first reading enforced it) and without
+/// working out again whether every reader reads it alike (the first reading's answer
+/// stands; here every document is reported not [`Composed::portable`]), which saves
+/// a check of every plain scalar.
+pub fn compose_again(text: &str) -> Result<Vec<Composed>, ComposeError> {
+    let unlimited = Limits {
+        max_nodes: usize::MAX,
+    };
+    compose_checked(text, &unlimited, true, false)
 }
 
 /// [`compose_with`] without the block-subset reader of [`crate::block`]: every document
@@ -113,13 +127,15 @@ pub fn compose_with_full_parser(
     text: &str,
     limits: &Limits,
 ) -> Result<Vec<Composed>, ComposeError> {
-    compose_checked(text, limits, false)
+    compose_checked(text, limits, false, true)
 }
 
+/// `judge_portable`: whether [`Composed::portable`] is worked out (else it is `false`).
 fn compose_checked(
     text: &str,
     limits: &Limits,
     block_reader: bool,
+    judge_portable: bool,
 ) -> Result<Vec<Composed>, ComposeError> {
     let scan = crate::prescan::prescan(text);
     if let Some(at) = scan.control_at {
@@ -138,11 +154,13 @@ fn compose_checked(
         // Manifests in the block subset are read without yaml-rust2; anything else,
         // errors included, is read by it as before.
         if block_reader && scan.block_bytes {
-            if let Some(documents) = crate::block::read_checked_block_document(text, limits) {
+            if let Some(documents) =
+                crate::block::read_checked_block_document(text, limits, judge_portable)
+            {
                 return Ok(documents);
             }
         }
-        match compose_text(text, limits) {
+        match compose_text(text, limits, judge_portable) {
             Err(e) if go_yaml_may_read(&e) => {}
             Ok(mut documents) => {
                 // What the events do not show (directives, `...`, `\/`).
@@ -155,12 +173,16 @@ fn compose_checked(
         }
     }
     // Text only go-yaml reads as kubectl does is not the same to every reader.
-    let mut documents = compose_text(&go_yaml_text(text), limits)?;
+    let mut documents = compose_text(&go_yaml_text(text), limits, judge_portable)?;
     documents.iter_mut().for_each(|d| d.portable = false);
     Ok(documents)
 }
 
-fn compose_text(text: &str, limits: &Limits) -> Result<Vec<Composed>, ComposeError> {
+fn compose_text(
+    text: &str,
+    limits: &Limits,
+    judge_portable: bool,
+) -> Result<Vec<Composed>, ComposeError> {
     let mut parser = Parser::new_from_str(text);
     let mut c = Composer {
         stack: Vec::new(),
@@ -171,7 +193,8 @@ fn compose_text(text: &str, limits: &Limits) -> Result<Vec<Composed>, ComposeErr
         documents: Vec::new(),
         doc_line: 1,
         doc_value: None,
-        portable: true,
+        portable: judge_portable,
+        judge_portable,
     };
     loop {
         let (event, mark) = parser.next_token().map_err(|e| ComposeError {
@@ -190,7 +213,7 @@ fn compose_text(text: &str, limits: &Limits) -> Result<Vec<Composed>, ComposeErr
                 c.anchors.clear();
                 c.parsed_nodes = 0;
                 c.alias_nodes = 0;
-                c.portable = true;
+                c.portable = c.judge_portable;
             }
             Event::DocumentEnd => {
                 if let Some(value) = c.doc_value.take() {
@@ -804,6 +827,28 @@ mod tests {
         let mut docs = compose(text).expect("parses");
         assert_eq!(docs.len(), 1);
         docs.remove(0).value
+    }
+
+    #[test]
+    fn a_text_read_again_is_the_same_value_without_the_portability_question() {
+        // The block reader's subset, the composer's (a flow mapping, an anchor), and text
+        // only go-yaml reads (a flow colon): each read again is the value read first.
+        for text in [
+            "a: 1\nb: [x, y]\nc:\n  d: 'q'\n",
+            "a: {b: 1, c: [2, 3]}\n",
+            "a: &x 1\nb: *x\n",
+            "a: {b:1}\n",
+            "k: yes\nl: 0755\n",
+        ] {
+            let first = compose_with(text, &Limits::default()).expect(text);
+            let again = compose_again(text).expect(text);
+            assert_eq!(first.len(), again.len(), "{text}");
+            for (f, a) in first.iter().zip(&again) {
+                assert_eq!((&f.value, f.line), (&a.value, a.line), "{text}");
+                assert!(!a.portable, "{text}");
+            }
+        }
+        assert!(compose_with("a: 1\n", &Limits::default()).unwrap()[0].portable);
     }
 
     #[test]
