@@ -395,18 +395,30 @@ fn namespace_object_is_typed() {
     );
 }
 
+/// An object whose labels are not written in key order.
+fn unordered_labels() -> Value {
+    json!({"metadata": {"labels": {"f": "6", "a": "1", "d": "4", "b": "2", "c": "3", "e": "5"}}})
+}
+
+/// `object` bound as `object`, read in place (`borrowing`) and converted up front
+/// (`with`), ten times each, alternately.
+fn object_read_both_ways(object: &Value) -> impl Iterator<Item = Activation<'_>> {
+    (0..20).map(move |i| {
+        if i % 2 == 0 {
+            Activation::new().with_value("object", ActivationValue::borrowing(object))
+        } else {
+            Activation::new().with("object", object.clone())
+        }
+    })
+}
+
 #[test]
 fn comprehensions_over_an_object_visit_its_keys_sorted() {
     // A built CEL map visits its keys in its hash table's order, new in every map: the
     // same message came out differently from run to run. Read in place (`borrowing`) or
     // converted up front (`with`), an object's maps visit them sorted.
-    let object = json!({"metadata": {"labels": {"f": "6", "a": "1", "d": "4", "b": "2", "c": "3", "e": "5"}}});
-    for borrowed in (0..20).map(|i| i % 2 == 0) {
-        let activation = if borrowed {
-            Activation::new().with_value("object", ActivationValue::borrowing(&object))
-        } else {
-            Activation::new().with("object", object.clone())
-        };
+    let object = unordered_labels();
+    for activation in object_read_both_ways(&object) {
         assert_eq!(
             eval("object.metadata.labels.map(k, k).join(',')", &activation),
             Ok(json!("a,b,c,d,e,f"))
@@ -430,7 +442,7 @@ fn comprehensions_over_maps_an_expression_built_visit_their_keys_sorted() {
     // Maps an expression builds (literals, `transformMap` results) are the `cel` crate's,
     // whose hash order is new in every map; a comprehension visits their keys sorted all
     // the same, so each run writes the same list.
-    let object = json!({"metadata": {"labels": {"f": "6", "a": "1", "d": "4", "b": "2", "c": "3", "e": "5"}}});
+    let object = unordered_labels();
     let activation = Activation::new().with_value("object", ActivationValue::borrowing(&object));
     let cases = [
         (
@@ -461,13 +473,8 @@ fn comprehensions_over_maps_an_expression_built_visit_their_keys_sorted() {
 fn two_variable_comprehensions_over_maps_visit_their_keys_sorted() {
     // `transformList(k, v, …)` over a map lists its entries: in key order, whether the map
     // is the object's or one the expression built.
-    let object = json!({"metadata": {"labels": {"f": "6", "a": "1", "d": "4", "b": "2", "c": "3", "e": "5"}}});
-    for borrowed in (0..20).map(|i| i % 2 == 0) {
-        let activation = if borrowed {
-            Activation::new().with_value("object", ActivationValue::borrowing(&object))
-        } else {
-            Activation::new().with("object", object.clone())
-        };
+    let object = unordered_labels();
+    for activation in object_read_both_ways(&object) {
         assert_eq!(
             eval(
                 "object.metadata.labels.transformList(k, v, k + v).join(',')",
@@ -485,34 +492,26 @@ fn two_variable_comprehensions_over_maps_visit_their_keys_sorted() {
     }
 }
 
-#[test]
-fn of_two_duplicate_keys_transform_map_entry_names_the_first_in_key_order() {
-    let activation = Activation::new();
+/// Evaluates `source` ten times: each fails with an error that contains `part`.
+fn fails_alike_every_time(source: &str, part: &str) {
     for _ in 0..10 {
-        let e = eval(
-            "{'x': 1, 'y': 2}.transformMapEntry(k, v, {'f': 1, 'e': 2, 'd': 3, 'c': 4, 'b': 5})",
-            &activation,
-        )
-        .unwrap_err();
-        assert!(
-            format!("{e:?}").contains("insert failed: key b already exists"),
-            "{e:?}"
-        );
+        let e = eval(source, &Activation::new()).unwrap_err();
+        assert!(format!("{e:?}").contains(part), "{source}: {e:?}");
     }
 }
 
 #[test]
+fn of_two_duplicate_keys_transform_map_entry_names_the_first_in_key_order() {
+    fails_alike_every_time(
+        "{'x': 1, 'y': 2}.transformMapEntry(k, v, {'f': 1, 'e': 2, 'd': 3, 'c': 4, 'b': 5})",
+        "insert failed: key b already exists",
+    );
+}
+
+#[test]
 fn a_map_of_mixed_values_is_named_by_its_least_key_in_every_run() {
-    let activation = Activation::new();
-    for _ in 0..10 {
-        let e = eval(
-            "[{'f': 1, 'e': dyn('x'), 'd': 3, 'c': 4, 'b': dyn(true)}].sum()",
-            &activation,
-        )
-        .unwrap_err();
-        assert!(
-            format!("{e:?}").contains("list(map(string, bool))"),
-            "{e:?}"
-        );
-    }
+    fails_alike_every_time(
+        "[{'f': 1, 'e': dyn('x'), 'd': 3, 'c': 4, 'b': dyn(true)}].sum()",
+        "list(map(string, bool))",
+    );
 }
