@@ -149,9 +149,9 @@ impl Mutator for Decode {
         match prepare(definition, &resource.value, self.settings) {
             Ok(created) => {
                 let rule = format!("CustomResourceDefinition {}", definition.crd.name);
-                // Pruning, metadata coercion and a dropped status are not recorded; the
-                // defaults are, but a change of any kind is flagged (a record without
-                // one changes nothing the flag decides).
+                // Pruning, metadata coercion and a dropped status are not recorded (the
+                // defaults are): any change at all sets the flag, which only says that the
+                // document is to be written anew.
                 let unrecorded = created.object != resource.value;
                 resource.value = created.object;
                 Mutation {
