@@ -1,7 +1,28 @@
 use super::super::catalog::Catalog;
 use super::super::{kinds, lookup, versions, UnknownKind, NEWEST};
 use super::kind;
+use serde_json::{json, Value};
 use std::time::Instant;
+
+#[test]
+fn the_split_data_is_the_parsed_data() {
+    // The catalog splits the embedded JSON by the generator's line layout: every
+    // definition and every version's index must be what parsing the whole JSON gives.
+    let whole = super::super::catalog::parsed();
+    let definitions: Vec<Value> = super::super::catalog::split_definitions()
+        .into_iter()
+        .map(|(name, body)| json!([name, body]))
+        .collect();
+    assert_eq!(Value::Array(definitions), whole["definitions"]);
+    let versions: serde_json::Map<String, Value> = super::super::catalog::split_versions()
+        .into_iter()
+        .map(|(minor, index)| (minor.to_owned(), index))
+        .collect();
+    assert_eq!(versions.len(), 6);
+    for (minor, index) in &versions {
+        assert_eq!(index, &whole["versions"][minor], "1.{minor}");
+    }
+}
 
 #[test]
 fn every_version_loads_and_says_how_long_it_took() {
