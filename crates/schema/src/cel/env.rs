@@ -305,9 +305,7 @@ fn pairs<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Result<CowVal<'b, 'v>, ExecutionE
         Box::new(CelList::from(vec![k, v]))
     };
     if let Some(map) = target.downcast_ref::<CelMap>() {
-        let mut entries: Vec<_> = map.inner().iter().collect();
-        entries.sort_unstable_by_key(|(a, _)| *a);
-        let out: Vec<Box<dyn Val + 'v>> = entries
+        let out: Vec<Box<dyn Val + 'v>> = sorted::entries_in_order(map)
             .into_iter()
             .map(|(k, v)| pair(k.inner().clone_as_boxed(), v.clone_as_boxed()))
             .collect();

@@ -15,6 +15,7 @@
 
 use super::ast::for_each_child_mut;
 use super::cost;
+use super::sorted::entries_in_order;
 use cel::common::ast::{EntryExpr, Expr, IdedExpr, ListExpr, LiteralValue};
 use cel::common::types::{CelList, CelMap, CelString, CelStruct, STRING_TYPE};
 use cel::common::value::{CowVal, Val};
@@ -225,11 +226,9 @@ fn check_nested(value: &dyn Val, expected: &str) -> Result<(), String> {
     if let Some(map) = value.downcast_ref::<CelMap>() {
         // In key order (struct fields are already): of two wrong names, the same one is
         // reported in every run.
-        let mut entries: Vec<_> = map.inner().iter().collect();
-        entries.sort_unstable_by_key(|(a, _)| *a);
-        return entries
+        return entries_in_order(map)
             .into_iter()
-            .try_for_each(|(_, v)| check_nested(v.as_ref(), expected));
+            .try_for_each(|(_, v)| check_nested(v, expected));
     }
     Ok(())
 }

@@ -94,8 +94,10 @@ impl<'v> Iterable for SortedMap<'v> {
     where
         Self: 'w,
     {
-        let mut keys: Vec<&'b CelMapKey<'v>> = self.0.inner().keys().collect();
-        keys.sort_unstable();
+        let keys: Vec<&'b CelMapKey<'v>> = entries_in_order(&self.0)
+            .into_iter()
+            .map(|(k, _)| k)
+            .collect();
         Box::new(SortedKeys(keys.into_iter()))
     }
 }
@@ -106,6 +108,16 @@ impl<'b, 'v: 'w, 'w> traits::Iterator<'b, 'w> for SortedKeys<'b, 'v> {
     fn next(&mut self) -> Option<&'b (dyn Val + 'w)> {
         self.0.next().map(|key| key.inner())
     }
+}
+
+/// A map's entries in key order (`CelMapKey`'s): the one order in which kadmit visits a
+/// map, wherever the order can show (comprehensions, `@pairs`, which error is reported).
+pub(crate) fn entries_in_order<'b, 'v>(
+    map: &'b CelMap<'v>,
+) -> Vec<(&'b CelMapKey<'v>, &'b (dyn Val + 'v))> {
+    let mut entries: Vec<_> = map.inner().iter().map(|(k, v)| (k, v.as_ref())).collect();
+    entries.sort_unstable_by_key(|(k, _)| *k);
+    entries
 }
 
 /// `@ordered(range)`: the range of a comprehension, in the order it is to be visited. A map
@@ -124,11 +136,9 @@ pub(crate) fn ordered<'b, 'v>(args: Vec<CowVal<'b, 'v>>) -> Result<CowVal<'b, 'v
     if visited_in_order(&*range) {
         return Ok(range);
     }
-    let mut keys: Vec<&CelMapKey> = map.inner().keys().collect();
-    keys.sort_unstable();
-    let keys: Vec<Box<dyn Val + 'v>> = keys
+    let keys: Vec<Box<dyn Val + 'v>> = entries_in_order(map)
         .into_iter()
-        .map(|k| k.inner().clone_as_boxed())
+        .map(|(k, _)| k.inner().clone_as_boxed())
         .collect();
     Ok(CowVal::owned(CelList::from(keys)))
 }
