@@ -16,9 +16,10 @@ use crate::core::diagnostic::{Diagnostic, Severity};
 use crate::core::kinds::{KindTable, Scope};
 use crate::core::resource::{Identity, Origin, Resource};
 use crate::core::update;
+use kadmit_schema::cel::expression::ActivationValue;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// The admission operation kadmit pretends to perform (`--operation`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,6 +61,9 @@ pub struct Objects {
     by_name: HashMap<String, Vec<usize>>,
     /// Positions in `all`, ascending, by `metadata.namespace` (`""` when none).
     by_namespace: HashMap<String, Vec<usize>>,
+    /// Each object of `all` as a policy's `params`, converted when first bound and then
+    /// shared by every resource's evaluations.
+    as_params: Box<[OnceLock<ActivationValue<'static>>]>,
 }
 
 fn metadata_str<'a>(object: &'a Value, key: &str) -> &'a str {
@@ -83,10 +87,25 @@ impl Objects {
                 .push(i);
         }
         Objects {
+            as_params: all.iter().map(|_| OnceLock::new()).collect(),
             all,
             by_name,
             by_namespace,
         }
+    }
+
+    /// `object`, when it is one of these (by address: what [`Self::named`] and
+    /// [`Self::in_namespace`] handed out), as a policy's `params`, converted once.
+    pub fn as_params(&self, object: &Value) -> Option<ActivationValue<'static>> {
+        let start = self.all.as_ptr() as usize;
+        let offset = (object as *const Value as usize).checked_sub(start)?;
+        let index = offset / std::mem::size_of::<Value>();
+        let own = self.all.get(index).filter(|o| std::ptr::eq(*o, object))?;
+        Some(
+            self.as_params[index]
+                .get_or_init(|| ActivationValue::from_json(own))
+                .clone(),
+        )
     }
 
     /// The first object named `name` (in `namespace` when given) that `keep` keeps, in
@@ -502,6 +521,23 @@ mod tests {
     use crate::core::resource::Origin;
     use serde_json::json;
     use std::sync::Arc;
+
+    #[test]
+    fn only_its_own_objects_are_converted_as_params() {
+        let cm = |name: &str| json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": name}});
+        let objects = Objects::new(vec![cm("a"), cm("b"), cm("c")]);
+        for name in ["a", "b", "c"] {
+            let own = objects.named(None, name, |_| true).unwrap();
+            assert!(objects.as_params(own).is_some(), "{name}");
+            // Found again: the conversion made the first time.
+            assert!(objects.as_params(own).is_some(), "{name}");
+            // An equal object that is not one of them (a copy) is not converted.
+            assert!(objects.as_params(&own.clone()).is_none(), "{name}");
+        }
+        let other = Objects::new(vec![cm("a")]);
+        assert!(objects.as_params(&other.all[0]).is_none());
+        assert!(Objects::new(Vec::new()).as_params(&cm("a")).is_none());
+    }
 
     fn cx() -> Context {
         Context {

@@ -4,6 +4,7 @@
 
 use crate::compiled::{Binding, ParamKind, PolicyCore};
 use kadmit_match::selector::{labels_of, Selector};
+use kadmit_schema::cel::expression::ActivationValue;
 use serde_json::Value;
 use std::borrow::Cow;
 
@@ -34,6 +35,14 @@ pub trait ParamSource {
         self.objects(api_version, kind).into_iter().find(|o| {
             namespace.is_none_or(|ns| meta(o, "namespace") == ns) && meta(o, "name") == name
         })
+    }
+
+    /// `object`, one of this source's, as CEL's `params`, converted once for every
+    /// evaluation that binds it (a run admits many resources against the same params);
+    /// `None` when the source keeps no such conversion, or `object` is not one of its own
+    /// (a copy [`typed`] made), and `object` is then bound as it is read.
+    fn bound(&self, _object: &Value) -> Option<ActivationValue<'static>> {
+        None
     }
 
     /// The objects of the kind in `namespace` (all when `None`), in the order of

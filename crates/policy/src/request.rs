@@ -9,6 +9,7 @@
 //! `failurePolicy` like any runtime error.
 
 use crate::matching::{Matched, Request};
+use crate::params::ParamSource;
 use kadmit_schema::cel::expression::{Activation, ActivationValue};
 use serde_json::{json, Map, Value};
 use std::cell::OnceCell;
@@ -208,9 +209,12 @@ fn bind<'v>(
 /// `namespaceObject`, and of `request` for invocations matched as the request's own kind
 /// and resource (bound deferred: built only when an expression reads them). An object
 /// being mutated is bound afresh for each invocation ([`Self::activation_on`]), which
-/// costs nothing until read.
+/// costs nothing until read. `params` are bound as their source converted them once for
+/// the run where it does ([`Self::with_param_source`]): every resource reads the same few.
 pub struct RequestValues<'r> {
     request: &'r AdmissionRequest<'r>,
+    /// Where the params come from, for their conversions made once per run.
+    params: Option<&'r dyn ParamSource>,
     object: OnceCell<ActivationValue<'r>>,
     old_object: OnceCell<ActivationValue<'r>>,
     namespace_object: OnceLock<Value>,
@@ -221,10 +225,19 @@ impl<'r> RequestValues<'r> {
     pub fn new(request: &'r AdmissionRequest<'r>) -> RequestValues<'r> {
         RequestValues {
             request,
+            params: None,
             object: OnceCell::new(),
             old_object: OnceCell::new(),
             namespace_object: OnceLock::new(),
             own_request: OnceLock::new(),
+        }
+    }
+
+    /// Params bound as `source` converted them once ([`ParamSource::bound`]) where it did.
+    pub fn with_param_source(self, source: &'r dyn ParamSource) -> RequestValues<'r> {
+        RequestValues {
+            params: Some(source),
+            ..self
         }
     }
 
@@ -260,6 +273,16 @@ impl<'r> RequestValues<'r> {
         self.bind(object, matched, params, namespace_object)
     }
 
+    /// `params` as bound: the source's conversion, else read in place.
+    fn params_value<'a>(&self, params: Option<&'a Value>) -> ActivationValue<'a> {
+        let Some(params) = params else {
+            return ActivationValue::null();
+        };
+        self.params
+            .and_then(|source| source.bound(params))
+            .unwrap_or_else(|| ActivationValue::borrowing(params))
+    }
+
     fn bind<'a>(
         &'a self,
         object: ActivationValue<'a>,
@@ -288,10 +311,7 @@ impl<'r> RequestValues<'r> {
             .with_value("object", object)
             .with_value("oldObject", old_object)
             .with_deferred("request", request_value)
-            .with_value(
-                "params",
-                params.map_or_else(ActivationValue::null, ActivationValue::borrowing),
-            );
+            .with_value("params", self.params_value(params));
         let activation = if namespace_object {
             let cell = &self.namespace_object;
             activation.with_deferred("namespaceObject", move || {

@@ -396,7 +396,7 @@ pub fn validate(
         outcome: &mut outcome,
     };
     let steps = plan(policies, bindings, &request.attributes, equivalents, params);
-    let values = RequestValues::new(request);
+    let values = RequestValues::new(request).with_param_source(params);
     // The audit annotations of the current policy: key and distinct values.
     let mut current: Option<&str> = None;
     let mut collected: Vec<(String, Vec<String>)> = Vec::new();

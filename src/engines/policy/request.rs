@@ -12,6 +12,7 @@ use kadmit_match::Gvk;
 use kadmit_policy::matching::{Gvr, Request, Table};
 use kadmit_policy::params::{ParamScope, ParamSource};
 use kadmit_policy::request::{AdmissionRequest, UserInfo};
+use kadmit_schema::cel::expression::ActivationValue;
 use serde_json::Value;
 
 /// What every request of the run shares.
@@ -146,6 +147,12 @@ impl ParamSource for Params<'_> {
             .named(namespace, name, |o| {
                 o["apiVersion"].as_str() == Some(api_version)
             })
+    }
+
+    fn bound(&self, object: &Value) -> Option<ActivationValue<'static>> {
+        let api_version = object["apiVersion"].as_str()?;
+        let kind = object["kind"].as_str()?;
+        self.of_kind(api_version, kind)?.as_params(object)
     }
 
     fn in_namespace(&self, api_version: &str, kind: &str, namespace: Option<&str>) -> Vec<&Value> {

@@ -302,7 +302,7 @@ fn dispatch(
             context.params,
         )
     };
-    let values = RequestValues::new(context.request);
+    let values = RequestValues::new(context.request).with_param_source(context.params);
     let mut config_errors = Vec::new();
     let mut errors = Vec::new();
     let mut changes = Vec::new();
