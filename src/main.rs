@@ -130,11 +130,16 @@ fn execute(
         eprintln!("{diagnostic}");
     }
     for (path, format) in reports {
-        let text = run::report::render(&outcome, format);
+        // Written as it is made, not held whole: a report can be several times the stream.
+        let write = |out: &mut dyn Write| -> std::io::Result<()> {
+            let mut out = std::io::BufWriter::with_capacity(1 << 16, out);
+            run::report::write(&outcome, format, &mut out)?;
+            out.flush()
+        };
         let written = if path.as_os_str() == "-" {
-            write!(std::io::stderr(), "{text}")
+            write(&mut std::io::stderr().lock())
         } else {
-            std::fs::write(&path, text)
+            std::fs::File::create(&path).and_then(|mut file| write(&mut file))
         };
         if let Err(e) = written {
             eprintln!("error: cannot write report {}: {e}", path.display());

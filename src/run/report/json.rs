@@ -12,11 +12,11 @@ use crate::core::resource::Identity;
 use crate::run::{Outcome, Subject};
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 use serde_json::json;
+use std::io::{self, Write};
 
-pub(super) fn render(outcome: &Outcome) -> String {
-    let mut text = serde_json::to_string_pretty(&Report(outcome)).expect("report serializes");
-    text.push('\n');
-    text
+pub(super) fn write(outcome: &Outcome, out: &mut dyn Write) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, &Report(outcome))?;
+    out.write_all(b"\n")
 }
 
 struct Report<'o>(&'o Outcome);

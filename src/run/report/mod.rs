@@ -19,6 +19,7 @@ use super::{Operation, Outcome, Subject};
 use crate::core::diagnostic::{Category, Diagnostic, Severity};
 use crate::core::pipeline::Change;
 use crate::core::resource::{Identity, Origin};
+use std::io::{self, Write};
 
 /// The formats of `--report-format`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,16 +57,29 @@ impl ReportFormat {
     }
 }
 
-/// The report, ending with a newline.
-pub fn render(outcome: &Outcome, format: ReportFormat) -> String {
+/// Writes the report, ending with a newline, to `out`. The formats whose size grows with
+/// the stream (json, openreports) are written as they are made, not held whole first: a
+/// report of a stream of many small resources is several times the stream's size
+/// (docs/security.md, "Memory").
+pub fn write(outcome: &Outcome, format: ReportFormat, out: &mut dyn Write) -> io::Result<()> {
+    if format == ReportFormat::Json {
+        return json::write(outcome, out);
+    }
     let findings = Findings::of(outcome);
     match format {
-        ReportFormat::Json => json::render(outcome),
-        ReportFormat::Markdown => markdown::render(outcome, &findings),
-        ReportFormat::Sarif => sarif::render(outcome, &findings),
-        ReportFormat::Junit => junit::render(&findings),
-        ReportFormat::OpenReports => openreports::render(&findings),
+        ReportFormat::Json => unreachable!("written above, without findings"),
+        ReportFormat::Markdown => out.write_all(markdown::render(outcome, &findings).as_bytes()),
+        ReportFormat::Sarif => out.write_all(sarif::render(outcome, &findings).as_bytes()),
+        ReportFormat::Junit => junit::write(&findings, out),
+        ReportFormat::OpenReports => openreports::write(&findings, out),
     }
+}
+
+/// The report as text (what [`write`] writes).
+pub fn render(outcome: &Outcome, format: ReportFormat) -> String {
+    let mut text = Vec::new();
+    write(outcome, format, &mut text).expect("writing to memory does not fail");
+    String::from_utf8(text).expect("reports are UTF-8")
 }
 
 /// What the run found, per admitted resource and for the run as a whole.

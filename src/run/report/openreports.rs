@@ -14,9 +14,9 @@
 use super::{location, message, rule_id, Evaluation, Findings, ResourceFindings};
 use crate::core::diagnostic::{Category, Diagnostic, Severity};
 use crate::core::resource::Identity;
-use crate::io::encode::{Encoder, Format};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
+use std::io::{self, Write};
 
 pub const API_VERSION: &str = "openreports.io/v1alpha1";
 /// `source` of every report and result.
@@ -24,39 +24,92 @@ const SOURCE: &str = "kadmit";
 /// `metadata.name` of every report kadmit writes.
 const NAME: &str = "kadmit";
 
-pub(super) fn render(findings: &Findings) -> String {
-    let mut namespaced: BTreeMap<&str, Vec<Value>> = BTreeMap::new();
+/// Writes the reports, each result made as it is written: a run's results are held only
+/// as the findings they come from (a result's object costs many times its text).
+pub(super) fn write(findings: &Findings, out: &mut dyn Write) -> io::Result<()> {
+    let mut namespaced: BTreeMap<&str, Vec<&ResourceFindings>> = BTreeMap::new();
     let mut cluster = Vec::new();
     for resource in &findings.resources {
-        let results = resource
-            .evaluations()
-            .iter()
-            .map(|e| evaluation_result(resource, e))
-            .collect::<Vec<_>>();
         match resource.subject.namespace.as_deref() {
-            Some(ns) => namespaced.entry(ns).or_default().extend(results),
-            None => cluster.extend(results),
+            Some(ns) => namespaced.entry(ns).or_default().push(resource),
+            None => cluster.push(resource),
         }
     }
-    for d in &findings.run {
-        if d.severity != Severity::Info {
-            cluster.push(run_result(d));
-        }
+    let run: Vec<&Diagnostic> = findings
+        .run
+        .iter()
+        .filter(|d| d.severity != Severity::Info)
+        .copied()
+        .collect();
+    for (namespace, resources) in namespaced {
+        let scope = json!({"apiVersion": "v1", "kind": "Namespace", "name": namespace});
+        write_report(out, "Report", Some(namespace), Some(scope), &resources, &[])?;
+        out.write_all(b"---\n")?;
     }
-    let mut encoder = Encoder::new(Format::Yaml);
-    for (namespace, results) in namespaced {
-        encoder.push(&report(
-            "Report",
-            Some(namespace),
-            Some(json!({"apiVersion": "v1", "kind": "Namespace", "name": namespace})),
-            results,
-        ));
-    }
-    encoder.push(&report("ClusterReport", None, None, cluster));
-    encoder.finish(None, &[])
+    write_report(out, "ClusterReport", None, None, &cluster, &run)
 }
 
-fn report(kind: &str, namespace: Option<&str>, scope: Option<Value>, results: Vec<Value>) -> Value {
+/// One report: the results of `resources`' evaluations, then of `run`'s diagnostics. The
+/// summary, which comes before the results, counts them first.
+fn write_report(
+    out: &mut dyn Write,
+    kind: &str,
+    namespace: Option<&str>,
+    scope: Option<Value>,
+    resources: &[&ResourceFindings],
+    run: &[&Diagnostic],
+) -> io::Result<()> {
+    let mut counts = STATUSES.map(|status| (status, 0));
+    let mut any = false;
+    let evaluated = resources.iter().flat_map(|r| {
+        r.evaluations()
+            .iter()
+            .map(evaluation_status)
+            .collect::<Vec<_>>()
+    });
+    for result in evaluated.chain(run.iter().map(|d| status(d))) {
+        any = true;
+        if let Some((_, count)) = counts.iter_mut().find(|(s, _)| *s == result) {
+            *count += 1;
+        }
+    }
+    let mut text = String::new();
+    kadmit_yaml::emit::write_document(&mut text, &report(kind, namespace, scope, &counts));
+    if !any {
+        text.push_str("results: []\n");
+        return out.write_all(text.as_bytes());
+    }
+    text.push_str("results:\n");
+    out.write_all(text.as_bytes())?;
+    let evaluated = resources.iter().flat_map(|resource| {
+        let evaluations = resource.evaluations();
+        let made: Vec<Value> = evaluations
+            .iter()
+            .map(|e| evaluation_result(resource, e))
+            .collect();
+        made
+    });
+    for result in evaluated.chain(run.iter().map(|d| run_result(d))) {
+        text.clear();
+        // A top-level key's sequence is not indented: its items are written as those of
+        // a top-level sequence are.
+        kadmit_yaml::emit::write_sequence_item(&mut text, &result);
+        out.write_all(text.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// The `result`s a summary counts, in its order.
+const STATUSES: [&str; 5] = ["pass", "fail", "warn", "error", "skip"];
+
+/// A report's object without its `results` (written after it, one by one); `counts` are
+/// how many of its results have each status.
+fn report(
+    kind: &str,
+    namespace: Option<&str>,
+    scope: Option<Value>,
+    counts: &[(&str, usize)],
+) -> Value {
     let mut metadata = Map::new();
     metadata.insert("name".into(), json!(NAME));
     if let Some(ns) = namespace {
@@ -67,9 +120,8 @@ fn report(kind: &str, namespace: Option<&str>, scope: Option<Value>, results: Ve
         json!({"app.kubernetes.io/managed-by": "kadmit"}),
     );
     let mut summary = Map::new();
-    for status in ["pass", "fail", "warn", "error", "skip"] {
-        let count = results.iter().filter(|r| r["result"] == status).count();
-        summary.insert(status.into(), json!(count));
+    for (status, count) in counts {
+        summary.insert((*status).into(), json!(count));
     }
     let mut object = Map::new();
     object.insert("apiVersion".into(), json!(API_VERSION));
@@ -80,16 +132,20 @@ fn report(kind: &str, namespace: Option<&str>, scope: Option<Value>, results: Ve
         object.insert("scope".into(), scope);
     }
     object.insert("summary".into(), Value::Object(summary));
-    object.insert("results".into(), Value::Array(results));
     Value::Object(object)
 }
 
-fn evaluation_result(resource: &ResourceFindings, evaluation: &Evaluation) -> Value {
+/// An evaluation's `result`: that of its worst diagnostic, `pass` without one.
+fn evaluation_status(evaluation: &Evaluation) -> &'static str {
     let worst = evaluation
         .diagnostics
         .iter()
         .min_by_key(|d| (d.severity, d.category != Category::Resource));
-    let status = worst.map_or("pass", |d| status(d));
+    worst.map_or("pass", |d| status(d))
+}
+
+fn evaluation_result(resource: &ResourceFindings, evaluation: &Evaluation) -> Value {
+    let status = evaluation_status(evaluation);
     let mut properties = Map::new();
     properties.insert("location".into(), json!(location(&resource.subject.origin)));
     if !evaluation.changes.is_empty() {
