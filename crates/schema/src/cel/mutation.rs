@@ -243,14 +243,21 @@ fn check_all_type_names(value: &CelValue) -> Result<(), String> {
     }
 }
 
-/// A struct value as the JSON object of its fields.
+/// A struct value as the JSON object of its fields. A field that is a struct is read in
+/// place, as [`check_fields`] reads it: converting it to a `CelValue` first would copy
+/// every struct under it, again at each level (an ApplyConfiguration five levels deep was
+/// copied fifteen times).
 pub(crate) fn struct_to_json(
-    s: &CelStruct<'static>,
+    s: &CelStruct<'_>,
     to_json: &dyn Fn(&CelValue) -> Result<Value, String>,
 ) -> Result<Value, String> {
     let mut out = Map::new();
-    for (field, value) in fields(s)? {
-        out.insert(field, to_json(&value)?);
+    for (field, value) in s.field_values() {
+        let json = match value.downcast_ref::<CelStruct>() {
+            Some(nested) => struct_to_json(nested, to_json)?,
+            None => to_json(&CelValue::try_from(value.as_ref()).map_err(|e| e.to_string())?)?,
+        };
+        out.insert(field, json);
     }
     Ok(Value::Object(out))
 }
