@@ -53,14 +53,16 @@ impl Mutator for Decode {
                     map.shift_remove("status");
                 }
             }
-            if resource.value != before {
+            // The diff is the comparison: no path when nothing changed (a second walk of
+            // both trees to compare them first cost a third of the diff).
+            let mut paths = Vec::new();
+            changed_paths(&mut String::new(), &before, &resource.value, &mut paths);
+            if !paths.is_empty() {
                 let rule = format!(
                     "defaults {} {}",
                     resource.id.api_version(),
                     resource.id.kind
                 );
-                let mut paths = Vec::new();
-                changed_paths(&mut String::new(), &before, &resource.value, &mut paths);
                 mutation.changes = paths
                     .into_iter()
                     .map(|path| Change {
