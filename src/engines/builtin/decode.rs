@@ -54,7 +54,7 @@ impl Mutator for Decode {
                 }
             }
             // The diff is the comparison: no path when nothing changed (a second walk of
-            // both trees to compare them first cost a third of the diff).
+            // both trees to compare them first cost half as much as the diff itself).
             let mut paths = Vec::new();
             changed_paths(&mut String::new(), &before, &resource.value, &mut paths);
             if !paths.is_empty() {
