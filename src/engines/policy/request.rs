@@ -150,9 +150,12 @@ impl ParamSource for Params<'_> {
     }
 
     fn bound(&self, object: &Value) -> Option<ActivationValue<'static>> {
-        let api_version = object["apiVersion"].as_str()?;
-        let kind = object["kind"].as_str()?;
-        self.of_kind(api_version, kind)?.as_params(object)
+        // By address, among the few kinds the run has objects of: no field of `object` is
+        // read (each would be a hash lookup, per invocation).
+        self.cx
+            .objects
+            .values()
+            .find_map(|objects| objects.as_params(object))
     }
 
     fn in_namespace(&self, api_version: &str, kind: &str, namespace: Option<&str>) -> Vec<&Value> {
