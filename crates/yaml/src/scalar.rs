@@ -38,7 +38,40 @@ fn is_go_yaml_float(text: &str) -> bool {
 }
 
 fn is_ambiguous(text: &str) -> bool {
+    // Every pattern but the timestamp's matches whole strings of `AMBIGUOUS_BYTES` only:
+    // a string with any other byte (`100m`, `/healthz`, `v1.2.3-rc`) is ambiguous only as
+    // a timestamp, which is a prefix checked by hand; the set is not searched.
+    if text.bytes().any(|b| !AMBIGUOUS_BYTES[b as usize]) {
+        return starts_with_date(text.as_bytes());
+    }
     AMBIGUOUS_PATTERNS.with(|set| set.is_match(text))
+}
+
+/// The bytes the whole-string patterns of [`ambiguous_patterns`] can match: digits,
+/// signs, `_ . : ~ < =`, the hex digits, and the letters of the booleans, nulls,
+/// `.inf`/`.nan` and the `0x`/`0o`/`0b` prefixes.
+const AMBIGUOUS_BYTES: [bool; 256] = {
+    let members = b"0123456789+-_.:~<=abcdefABCDEFxXoOyYsSnNtTrRuUlLiI";
+    let mut set = [false; 256];
+    let mut i = 0;
+    while i < members.len() {
+        set[members[i] as usize] = true;
+        i += 1;
+    }
+    set
+};
+
+/// The timestamp pattern of [`ambiguous_patterns`], `^[0-9]{4}-[0-9][0-9]?-[0-9][0-9]?`, a
+/// prefix (a timestamp goes on with a time): taking the optional digit whenever there is
+/// one decides as the regex's backtracking would, since a `-` must follow.
+fn starts_with_date(text: &[u8]) -> bool {
+    let digit = |i: usize| text.get(i).is_some_and(u8::is_ascii_digit);
+    let dash = |i: usize| text.get(i) == Some(&b'-');
+    if !((0..4).all(digit) && dash(4) && digit(5)) {
+        return false;
+    }
+    let month_end = if digit(6) { 7 } else { 6 };
+    dash(month_end) && digit(month_end + 1)
 }
 
 /// Resolves an untagged plain scalar exactly as go-yaml v2 `resolve()` does, then as
@@ -374,6 +407,61 @@ mod tests {
                 "{text}"
             );
         }
+    }
+
+    #[test]
+    fn the_byte_shortcut_answers_as_the_patterns_do() {
+        // Every string of up to four characters from the characters the patterns are made
+        // of and a few they are not, plus dates and words: the shortcut (any byte outside
+        // the patterns' alphabet leaves only the date prefix) must agree with searching
+        // the whole set.
+        let alphabet = [
+            "0", "1", "7", "9", "-", "+", "_", ".", ":", "e", "x", "b", "o", "n", "a", "f", "i",
+            "N", "Y", "s", "~", "<", "=", "m", "/", "g", " ",
+        ];
+        let (mut level, mut texts) = (vec![String::new()], Vec::new());
+        for _ in 0..4 {
+            level = level
+                .iter()
+                .flat_map(|t| alphabet.iter().map(move |c| format!("{t}{c}")))
+                .collect();
+            texts.extend(level.iter().cloned());
+        }
+        texts.extend(
+            [
+                "2024-01-01",
+                "2024-1-1T10:00:00Z",
+                "2024-12-5 x",
+                "2024-123-5",
+                "2024-1-",
+                "202-01-01",
+                "2001-12-14t21:59:43.10-05:00",
+                "1:30:00",
+                "0x1F",
+                "0o17",
+                "0b101",
+                "-.inf",
+                ".NaN",
+                "190:20:30.15",
+                "1e3",
+                "+1_000",
+                "100m",
+                "1.25.3",
+                "v1",
+                "TRUE",
+                "Off",
+                "<<",
+            ]
+            .map(String::from),
+        );
+        let set = ambiguous_patterns();
+        let mut ambiguous = 0;
+        for text in &texts {
+            let expected = set.is_match(text);
+            assert_eq!(is_ambiguous(text), expected, "{text:?}");
+            ambiguous += usize::from(expected);
+        }
+        assert!(ambiguous > 1_000, "{ambiguous} ambiguous texts");
     }
 
     #[test]
