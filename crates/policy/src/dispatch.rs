@@ -89,7 +89,7 @@ pub fn plan<'p, P: Policy>(
             continue;
         }
         let own = bindings[first..first + count].iter().copied();
-        let matched = match core.matcher.matches(request, equivalents) {
+        let mut matched = match core.matcher.matches(request, equivalents) {
             Err(e) => {
                 steps.push(Step::ConfigError {
                     policy,
@@ -99,9 +99,10 @@ pub fn plan<'p, P: Policy>(
                 continue;
             }
             Ok(None) => continue,
-            Ok(Some(m)) => m,
+            Ok(Some(m)) => Some(m),
         };
-        for binding in own {
+        let last = count - 1;
+        for (index, binding) in own.enumerate() {
             if let Some(matcher) = &binding.matcher {
                 match matcher.matches(request, equivalents) {
                     Err(e) => {
@@ -126,7 +127,14 @@ pub fn plan<'p, P: Policy>(
                 Ok(found) => steps.push(Step::Invoke {
                     policy,
                     binding,
-                    matched: matched.clone(),
+                    // The policy's last binding takes the match itself (most policies have
+                    // one), the others a copy.
+                    matched: if index == last {
+                        matched.take()
+                    } else {
+                        matched.clone()
+                    }
+                    .expect("only the last binding takes the match"),
                     params: found,
                 }),
             }
