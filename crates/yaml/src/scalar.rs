@@ -41,7 +41,11 @@ fn is_ambiguous(text: &str) -> bool {
     // Every pattern but the timestamp's matches whole strings of `AMBIGUOUS_BYTES` only:
     // a string with any other byte (`100m`, `/healthz`, `v1.2.3-rc`) is ambiguous only as
     // a timestamp, which is a prefix checked by hand; the set is not searched.
-    if text.bytes().any(|b| !AMBIGUOUS_BYTES[b as usize]) {
+    if text.bytes().any(|b| {
+        !AMBIGUOUS_BYTES
+            .get(usize::from(b))
+            .is_some_and(|&member| member)
+    }) {
         return starts_with_date(text.as_bytes());
     }
     AMBIGUOUS_PATTERNS.with(|set| set.is_match(text))
@@ -50,16 +54,8 @@ fn is_ambiguous(text: &str) -> bool {
 /// The bytes the whole-string patterns of [`ambiguous_patterns`] can match: digits,
 /// signs, `_ . : ~ < =`, the hex digits, and the letters of the booleans, nulls,
 /// `.inf`/`.nan` and the `0x`/`0o`/`0b` prefixes.
-const AMBIGUOUS_BYTES: [bool; 256] = {
-    let members = b"0123456789+-_.:~<=abcdefABCDEFxXoOyYsSnNtTrRuUlLiI";
-    let mut set = [false; 256];
-    let mut i = 0;
-    while i < members.len() {
-        set[members[i] as usize] = true;
-        i += 1;
-    }
-    set
-};
+const AMBIGUOUS_BYTES: [bool; 128] =
+    ascii_set(b"0123456789+-_.:~<=abcdefABCDEFxXoOyYsSnNtTrRuUlLiI");
 
 /// The timestamp pattern of [`ambiguous_patterns`], `^[0-9]{4}-[0-9][0-9]?-[0-9][0-9]?`, a
 /// prefix (a timestamp goes on with a time): taking the optional digit whenever there is
@@ -409,6 +405,19 @@ mod tests {
         }
     }
 
+    /// Every string of one to four characters of `alphabet`.
+    fn every_text_up_to_four(alphabet: &[&str]) -> Vec<String> {
+        let (mut level, mut texts) = (vec![String::new()], Vec::new());
+        for _ in 0..4 {
+            level = level
+                .iter()
+                .flat_map(|t| alphabet.iter().map(move |c| format!("{t}{c}")))
+                .collect();
+            texts.extend(level.iter().cloned());
+        }
+        texts
+    }
+
     #[test]
     fn the_byte_shortcut_answers_as_the_patterns_do() {
         // Every string of up to four characters from the characters the patterns are made
@@ -419,14 +428,7 @@ mod tests {
             "0", "1", "7", "9", "-", "+", "_", ".", ":", "e", "x", "b", "o", "n", "a", "f", "i",
             "N", "Y", "s", "~", "<", "=", "m", "/", "g", " ",
         ];
-        let (mut level, mut texts) = (vec![String::new()], Vec::new());
-        for _ in 0..4 {
-            level = level
-                .iter()
-                .flat_map(|t| alphabet.iter().map(move |c| format!("{t}{c}")))
-                .collect();
-            texts.extend(level.iter().cloned());
-        }
+        let mut texts = every_text_up_to_four(&alphabet);
         texts.extend(
             [
                 "2024-01-01",
@@ -473,14 +475,7 @@ mod tests {
             "a", "y", "n", "o", "0", "-", ".", ":", "#", " ", "\t", "\u{1}", "\u{7f}", "é",
             "\u{85}", "\u{2028}", "\u{feff}", "~",
         ];
-        let (mut level, mut texts) = (vec![String::new()], Vec::new());
-        for _ in 0..4 {
-            level = level
-                .iter()
-                .flat_map(|t| alphabet.iter().map(move |c| format!("{t}{c}")))
-                .collect();
-            texts.extend(level.iter().cloned());
-        }
+        let texts = every_text_up_to_four(&alphabet);
         let mut plain = 0;
         for text in texts.iter().filter(|t| !needs_quotes(t)) {
             plain += 1;
