@@ -58,28 +58,19 @@ impl ReportFormat {
 }
 
 /// Writes the report, ending with a newline, to `out`. The formats whose size grows with
-/// the stream (json, openreports) are written as they are made, not held whole first: a
-/// report of a stream of many small resources is several times the stream's size
-/// (docs/security.md, "Memory").
+/// the stream (json, junit, openreports) are written as they are made, not held whole
+/// first: a report of a stream of many small resources is several times the stream's size
+/// (docs/security.md, "Memory"). JSON is written from the outcome; the others from its
+/// findings.
 pub fn write(outcome: &Outcome, format: ReportFormat, out: &mut dyn Write) -> io::Result<()> {
-    if format == ReportFormat::Json {
-        return json::write(outcome, out);
-    }
-    let findings = Findings::of(outcome);
+    let findings = || Findings::of(outcome);
     match format {
-        ReportFormat::Json => unreachable!("written above, without findings"),
-        ReportFormat::Markdown => out.write_all(markdown::render(outcome, &findings).as_bytes()),
-        ReportFormat::Sarif => out.write_all(sarif::render(outcome, &findings).as_bytes()),
-        ReportFormat::Junit => junit::write(&findings, out),
-        ReportFormat::OpenReports => openreports::write(&findings, out),
+        ReportFormat::Json => json::write(outcome, out),
+        ReportFormat::Markdown => out.write_all(markdown::render(outcome, &findings()).as_bytes()),
+        ReportFormat::Sarif => out.write_all(sarif::render(outcome, &findings()).as_bytes()),
+        ReportFormat::Junit => junit::write(&findings(), out),
+        ReportFormat::OpenReports => openreports::write(&findings(), out),
     }
-}
-
-/// The report as text (what [`write`] writes).
-pub fn render(outcome: &Outcome, format: ReportFormat) -> String {
-    let mut text = Vec::new();
-    write(outcome, format, &mut text).expect("writing to memory does not fail");
-    String::from_utf8(text).expect("reports are UTF-8")
 }
 
 /// What the run found, per admitted resource and for the run as a whole.
